@@ -1,0 +1,25 @@
+// The subcommands of `wikic`. Each registers its options on the CLI11 app and returns
+// the function that runs it; main() only dispatches. Commands wire stages together and
+// hold no parsing or formatting logic of their own.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "support/diagnostic.hpp"
+
+namespace wikic::cli {
+
+/// Exit codes, documented in README.md.
+enum Exit : int { ok = 0, input_errors = 1, usage_or_io = 2 };
+
+using Runner = std::function<int()>;
+
+Runner add_pages(CLI::App& app);
+Runner add_compile(CLI::App& app);
+
+/// Prints the closing one-line summary and maps the diagnostics to an exit code.
+int finish(const support::DiagnosticSink& sink, std::size_t pages, bool io_failure);
+
+}  // namespace wikic::cli

@@ -1,0 +1,41 @@
+// Entry point of the `wikic` command: parses the command line and runs one subcommand.
+#include <iostream>
+
+#include "cli/commands.hpp"
+
+#ifndef WIKIC_VERSION
+#define WIKIC_VERSION "unknown"
+#endif
+
+int main(int argc, char** argv) {
+  using namespace wikic::cli;
+  CLI::App app{"wikic: compiles Wikicarpedia's MediaWiki export into a rule database", "wikic"};
+  app.set_version_flag("--version", std::string("wikic ") + WIKIC_VERSION);
+  app.require_subcommand(1);
+  app.footer("Exit status: 0 ok, 1 the input had errors, 2 usage or I/O failure.\n"
+             "Run 'wikic COMMAND --help' for a command's options.");
+  std::vector<std::pair<CLI::App*, Runner>> commands;
+  auto add = [&](Runner (*make)(CLI::App&)) {
+    std::size_t before = app.get_subcommands({}).size();
+    Runner run = make(app);
+    commands.emplace_back(app.get_subcommands({}).at(before), std::move(run));
+  };
+  add(add_pages);
+  add(add_compile);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? Exit::ok : Exit::usage_or_io;
+  }
+  for (auto& [sub, run] : commands)
+    if (sub->parsed()) {
+      try {
+        return run();
+      } catch (const std::exception& e) {
+        std::cerr << "wikic: internal error: " << e.what() << '\n';
+        return Exit::usage_or_io;
+      }
+    }
+  return Exit::usage_or_io;
+}

@@ -1,0 +1,316 @@
+// Streaming Special:Export reader: finds page boundaries by scanning for <page> and
+// </page> (inside text they are always escaped as &lt;), parses each page with pugixml,
+// and keeps its own line/column tracking because pugixml reports byte offsets only.
+#include "ingest/export_reader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <pugixml.hpp>
+#include <unistd.h>
+
+#include "ingest/languages.hpp"
+#include "support/sha1.hpp"
+#include "support/utf8.hpp"
+
+namespace wikic::ingest {
+
+namespace {
+constexpr std::size_t read_chunk = 1 << 20;
+/// How far into the input the <mediawiki> element must start.
+constexpr std::size_t header_limit = 1 << 20;
+constexpr std::string_view known_versions[] = {"0.10", "0.11"};
+
+bool is_tag_end(char c) {
+  return c == '>' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '/';
+}
+
+/// Value of attribute `name` in a start tag's text, or nullopt.
+std::optional<std::string> attribute(std::string_view tag, std::string_view name) {
+  for (std::size_t i = tag.find(name); i != std::string_view::npos; i = tag.find(name, i + 1)) {
+    if (i == 0 || !(tag[i - 1] == ' ' || tag[i - 1] == '\t' || tag[i - 1] == '\n' || tag[i - 1] == '\r'))
+      continue;
+    std::size_t j = i + name.size();
+    while (j < tag.size() && (tag[j] == ' ' || tag[j] == '\t' || tag[j] == '\n')) ++j;
+    if (j >= tag.size() || tag[j] != '=') continue;
+    ++j;
+    while (j < tag.size() && (tag[j] == ' ' || tag[j] == '\t' || tag[j] == '\n')) ++j;
+    if (j >= tag.size() || (tag[j] != '"' && tag[j] != '\'')) continue;
+    char q = tag[j];
+    std::size_t end = tag.find(q, j + 1);
+    if (end == std::string_view::npos) return std::nullopt;
+    return std::string(tag.substr(j + 1, end - j - 1));
+  }
+  return std::nullopt;
+}
+
+std::uint64_t to_u64(const char* s) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(s, &end, 10);
+  return (errno != 0 || end == s) ? 0 : v;
+}
+}  // namespace
+
+ExportReader::ExportReader(int fd, std::string name, support::DiagnosticSink& sink)
+    : fd_(fd), name_(std::move(name)), sink_(sink) {}
+
+bool ExportReader::fill() {
+  if (eof_ || failed_) return false;
+  std::size_t old = buf_.size();
+  buf_.resize(old + read_chunk);
+  ssize_t n;
+  do n = ::read(fd_, buf_.data() + old, read_chunk);
+  while (n < 0 && errno == EINTR);
+  if (n < 0) {
+    buf_.resize(old);
+    sink_.error(name_, {}, std::string("read failed: ") + std::strerror(errno));
+    failed_ = true;
+    return false;
+  }
+  buf_.resize(old + static_cast<std::size_t>(n));
+  total_read_ += static_cast<std::uint64_t>(n);
+  peak_ = std::max(peak_, buf_.size());
+  if (n == 0) eof_ = true;
+  return n > 0;
+}
+
+std::size_t ExportReader::find_in_buffer(std::string_view needle, std::size_t from) {
+  for (;;) {
+    std::size_t i = std::string_view(buf_).find(needle, from);
+    if (i != std::string_view::npos) return i;
+    // Resume just before the old end so a needle split across reads is still found.
+    from = std::max(from, buf_.size() >= needle.size() ? buf_.size() - needle.size() + 1 : 0);
+    if (!fill()) return std::string_view::npos;
+  }
+}
+
+std::size_t ExportReader::find_tag(std::string_view name, std::size_t from) {
+  std::string open = "<" + std::string(name);
+  for (;;) {
+    std::size_t i = find_in_buffer(open, from);
+    if (i == std::string_view::npos) return i;
+    while (i + open.size() >= buf_.size() && fill()) {}
+    if (i + open.size() < buf_.size() && is_tag_end(buf_[i + open.size()])) return i;
+    if (i + open.size() >= buf_.size()) return std::string_view::npos;
+    from = i + 1;
+  }
+}
+
+void ExportReader::move_cursor(std::size_t to) {
+  cur_at_ = support::advance(cur_at_, std::string_view(buf_).substr(cur_, to - cur_));
+  cur_ = to;
+}
+
+void ExportReader::compact() {
+  // Drop consumed input once it is a large share of the buffer, so memory stays at
+  // about one page plus one chunk, without moving bytes after every small page.
+  if (cur_ > read_chunk && cur_ * 2 > buf_.size()) {
+    buf_.erase(0, cur_);
+    cur_ = 0;
+  }
+}
+
+support::Position ExportReader::position_in(std::string_view chunk, support::Position chunk_at,
+                                            std::size_t offset) const {
+  return support::advance(chunk_at, chunk.substr(0, std::min(offset, chunk.size())));
+}
+
+void ExportReader::report_eof(const std::string& message) {
+  move_cursor(buf_.size());
+  sink_.error(name_, cur_at_, message);
+}
+
+bool ExportReader::start() {
+  std::size_t root = std::string_view::npos;
+  for (std::size_t from = 0;;) {
+    root = find_in_buffer("<mediawiki", from);
+    if (root == std::string_view::npos || root > header_limit) break;
+    while (root + 10 >= buf_.size() && fill()) {}
+    if (root + 10 < buf_.size() && is_tag_end(buf_[root + 10])) break;
+    from = root + 1;
+  }
+  if (root == std::string_view::npos || root > header_limit) {
+    if (!failed_)
+      sink_.error(name_, {1, 1}, "not a MediaWiki export: no <mediawiki> element found");
+    return false;
+  }
+  std::size_t tag_end = find_in_buffer(">", root);
+  if (tag_end == std::string_view::npos) {
+    report_eof("unexpected end of file inside the <mediawiki> start tag");
+    return false;
+  }
+  move_cursor(root);
+  std::string_view tag = std::string_view(buf_).substr(root, tag_end - root);
+  auto version = attribute(tag, "version");
+  if (!version) {
+    sink_.warning(name_, cur_at_, "<mediawiki> has no version attribute; reading it as export schema 0.11");
+    version = "0.11";
+  } else if (std::find(std::begin(known_versions), std::end(known_versions), *version) ==
+             std::end(known_versions)) {
+    sink_.error(name_, cur_at_,
+                "unsupported export schema version '" + *version +
+                    "' (wikic reads 0.10 and 0.11); reading it as 0.11");
+  }
+  std::string language = attribute(tag, "xml:lang").value_or("");
+  move_cursor(tag_end + 1);
+
+  std::size_t info = find_tag("siteinfo", cur_);
+  std::size_t first_page = info == std::string_view::npos ? find_tag("page", cur_) : std::string_view::npos;
+  if (info != std::string_view::npos) {
+    std::size_t info_end = find_in_buffer("</siteinfo>", info);
+    if (info_end == std::string_view::npos) {
+      report_eof("unexpected end of file inside <siteinfo>");
+      return false;
+    }
+    move_cursor(info);
+    info_end += std::strlen("</siteinfo>");
+    read_siteinfo(std::string_view(buf_).substr(info, info_end - info), cur_at_);
+    move_cursor(info_end);
+  } else {
+    site_ = default_site();
+    if (first_page != std::string_view::npos)
+      sink_.warning(name_, cur_at_, "export has no <siteinfo>; assuming the site of schema/site.yaml");
+  }
+  site_.schema_version = *version;
+  if (!language.empty()) site_.language = language;
+  return true;
+}
+
+void ExportReader::read_siteinfo(std::string_view chunk, support::Position at) {
+  site_ = default_site();
+  pugi::xml_document doc;
+  auto result = doc.load_buffer(chunk.data(), chunk.size(), pugi::parse_default, pugi::encoding_utf8);
+  if (!result) {
+    sink_.error(name_, position_in(chunk, at, static_cast<std::size_t>(result.offset)),
+                std::string("malformed <siteinfo>: ") + result.description() +
+                    "; assuming the site of schema/site.yaml");
+    return;
+  }
+  auto info = doc.child("siteinfo");
+  site_.sitename = info.child_value("sitename");
+  site_.dbname = info.child_value("dbname");
+  site_.base = info.child_value("base");
+  site_.generator = info.child_value("generator");
+  if (*info.child_value("case")) site_.case_rule = info.child_value("case");
+  if (auto list = info.child("namespaces")) {
+    site_.namespaces.clear();
+    for (auto ns : list.children("namespace"))
+      site_.namespaces.push_back({ns.attribute("key").as_int(), ns.child_value(),
+                                  ns.attribute("case").as_string(site_.case_rule.c_str())});
+  }
+}
+
+std::optional<Page> ExportReader::next() {
+  while (!failed_) {
+    compact();
+    std::size_t open = find_tag("page", cur_);
+    std::string_view gap = std::string_view(buf_).substr(cur_, (open == std::string_view::npos ? buf_.size() : open) - cur_);
+    if (gap.find("</mediawiki>") != std::string_view::npos) closed_ = true;
+    if (open == std::string_view::npos) {
+      if (!closed_ && !failed_)
+        report_eof("unexpected end of file: </mediawiki> is missing (truncated export?)");
+      move_cursor(buf_.size());
+      return std::nullopt;
+    }
+    move_cursor(open);
+    support::Position page_at = cur_at_;
+    std::size_t close = find_in_buffer("</page>", open);
+    std::size_t reopen = find_tag("page", open + 1);
+    if (reopen != std::string_view::npos && (close == std::string_view::npos || reopen < close)) {
+      sink_.error(name_, page_at, "<page> opened here is never closed; skipped up to the next <page>");
+      move_cursor(reopen);
+      continue;
+    }
+    if (close == std::string_view::npos) {
+      report_eof("unexpected end of file inside <page> opened at line " + std::to_string(page_at.line) +
+                 ":" + std::to_string(page_at.column) + " (truncated export?)");
+      return std::nullopt;
+    }
+    close += std::strlen("</page>");
+    std::string_view chunk = std::string_view(buf_).substr(open, close - open);
+    auto page = read_page(chunk, page_at);
+    move_cursor(close);
+    if (page) return page;
+  }
+  return std::nullopt;
+}
+
+std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Position at) {
+  std::string repaired;
+  if (auto bad = support::find_invalid_utf8(chunk); bad != std::string_view::npos) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(chunk[bad]));
+    sink_.error(name_, position_in(chunk, at, bad),
+                std::string("invalid UTF-8 (byte ") + hex + "); replaced by U+FFFD");
+    repaired = support::replace_invalid_utf8(chunk);
+    chunk = repaired;
+  }
+  pugi::xml_document doc;
+  auto result = doc.load_buffer(chunk.data(), chunk.size(), pugi::parse_default, pugi::encoding_utf8);
+  if (!result) {
+    sink_.error(name_, position_in(chunk, at, static_cast<std::size_t>(result.offset)),
+                std::string("malformed XML in <page>: ") + result.description() + "; page skipped");
+    return std::nullopt;
+  }
+  auto node = doc.child("page");
+  Page page;
+  page.source = {name_, at, at};
+  page.title = node.child_value("title");
+  if (page.title.empty()) {
+    sink_.error(name_, at, "<page> has no <title>; page skipped");
+    return std::nullopt;
+  }
+  if (auto ns = node.child("ns")) page.ns = ns.text().as_int();
+  else page.ns = site_.split_title(page.title).first;
+  page.id = to_u64(node.child_value("id"));
+  page.redirect = node.child("redirect").attribute("title").value();
+  page.language = page_language(page.title, site_.language);
+
+  // Special:Export lists a page's revisions oldest first; the latest one counts, by
+  // timestamp, and by document order among equal timestamps.
+  pugi::xml_node latest;
+  for (auto rev : node.children("revision")) {
+    ++page.revisions_in_input;
+    if (!latest || std::strcmp(rev.child_value("timestamp"), latest.child_value("timestamp")) >= 0)
+      latest = rev;
+  }
+  std::string where = "page '" + page.title + "'";
+  if (!latest) {
+    sink_.error(name_, at, where + " has no <revision>; page skipped");
+    return std::nullopt;
+  }
+  Revision& rev = page.revision;
+  rev.id = to_u64(latest.child_value("id"));
+  rev.parent_id = to_u64(latest.child_value("parentid"));
+  rev.timestamp = latest.child_value("timestamp");
+  auto who = latest.child("contributor");
+  rev.contributor = {who.child_value("username"), who.child_value("id"), who.child_value("ip")};
+  if (*latest.child_value("model")) rev.model = latest.child_value("model");
+  if (*latest.child_value("format")) rev.format = latest.child_value("format");
+  auto text = latest.child("text");
+  auto rev_at = position_in(chunk, at, static_cast<std::size_t>(latest.offset_debug()));
+  if (!text) {
+    sink_.error(name_, rev_at, where + ": revision " + std::to_string(rev.id) +
+                                   " has no <text>; page skipped");
+    return std::nullopt;
+  }
+  if (text.attribute("deleted")) {
+    sink_.warning(name_, rev_at, where + ": the text of revision " + std::to_string(rev.id) +
+                                     " is deleted in this export; page skipped");
+    return std::nullopt;
+  }
+  auto content = text.first_child();
+  page.source.text_at = position_in(
+      chunk, at, static_cast<std::size_t>(content ? content.offset_debug() : text.offset_debug()));
+  rev.text = text.child_value();
+  rev.sha1 = latest.child_value("sha1");
+  if (rev.sha1.empty()) rev.sha1 = text.attribute("sha1").value();
+  if (rev.sha1.empty()) {
+    rev.sha1 = support::sha1_base36(rev.text);
+    rev.sha1_computed = true;
+  }
+  return page;
+}
+
+}  // namespace wikic::ingest

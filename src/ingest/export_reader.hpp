@@ -1,0 +1,57 @@
+// Streaming reader of MediaWiki Special:Export XML (export schema 0.10 and 0.11).
+// The input is split at <page> boundaries and each page alone is parsed with pugixml,
+// so memory stays at one page plus one read chunk however large the dump is.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ingest/page.hpp"
+#include "support/diagnostic.hpp"
+
+namespace wikic::ingest {
+
+class ExportReader {
+public:
+  /// Reads from the open descriptor `fd` (not owned); `name` is used in diagnostics.
+  ExportReader(int fd, std::string name, support::DiagnosticSink& sink);
+
+  /// Reads the <mediawiki> element and <siteinfo>; false when the input is no export.
+  bool start();
+  const SiteInfo& site() const { return site_; }
+
+  /// The next page with its latest revision; nullopt at the end of the export or when
+  /// the rest of the input cannot be read (the reason has been reported).
+  std::optional<Page> next();
+
+  /// Largest amount of input held in memory at once (the streaming guarantee).
+  std::size_t peak_buffer_bytes() const { return peak_; }
+  std::uint64_t bytes_read() const { return total_read_; }
+
+private:
+  bool fill();
+  std::size_t find_in_buffer(std::string_view needle, std::size_t from);
+  std::size_t find_tag(std::string_view name, std::size_t from);
+  void move_cursor(std::size_t to);
+  void compact();
+  support::Position position_in(std::string_view chunk, support::Position chunk_at,
+                                std::size_t offset) const;
+  std::optional<Page> read_page(std::string_view chunk, support::Position at);
+  void read_siteinfo(std::string_view chunk, support::Position at);
+  void report_eof(const std::string& message);
+
+  int fd_;
+  std::string name_;
+  support::DiagnosticSink& sink_;
+  SiteInfo site_;
+  std::string buf_;
+  std::size_t cur_ = 0;        ///< first unconsumed byte of buf_
+  support::Position cur_at_;   ///< position of buf_[cur_] in the input
+  bool eof_ = false;
+  bool failed_ = false;
+  bool closed_ = false;        ///< </mediawiki> seen
+  std::size_t peak_ = 0;
+  std::uint64_t total_read_ = 0;
+};
+
+}  // namespace wikic::ingest

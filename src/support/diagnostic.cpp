@@ -1,0 +1,49 @@
+// GNU-style formatting and counting of diagnostics.
+#include "support/diagnostic.hpp"
+
+#include <ostream>
+
+namespace wikic::support {
+
+const char* to_string(Severity s) {
+  switch (s) {
+  case Severity::note: return "note";
+  case Severity::warning: return "warning";
+  case Severity::error: return "error";
+  }
+  return "error";
+}
+
+std::string Diagnostic::format() const {
+  std::string out = file;
+  if (where.line > 0)
+    out += ':' + std::to_string(where.line) + ':' + std::to_string(where.column);
+  out += ": ";
+  out += to_string(severity);
+  out += ": ";
+  out += message;
+  return out;
+}
+
+void DiagnosticSink::report(Diagnostic d) {
+  if (d.severity == Severity::error) ++errors_;
+  if (d.severity == Severity::warning) ++warnings_;
+  if (printer_) printer_(d);
+  all_.push_back(std::move(d));
+}
+
+void DiagnosticSink::error(std::string file, Position at, std::string message) {
+  report({Severity::error, std::move(file), at, std::move(message)});
+}
+void DiagnosticSink::warning(std::string file, Position at, std::string message) {
+  report({Severity::warning, std::move(file), at, std::move(message)});
+}
+void DiagnosticSink::note(std::string file, Position at, std::string message) {
+  report({Severity::note, std::move(file), at, std::move(message)});
+}
+
+DiagnosticSink::Printer print_to(std::ostream& out) {
+  return [&out](const Diagnostic& d) { out << d.format() << '\n'; };
+}
+
+}  // namespace wikic::support

@@ -1,0 +1,49 @@
+// Byte spans and the line index that turns them into 1-based line:column positions.
+// Every stage keeps byte offsets internally (pugixml reports nothing else); only
+// diagnostics convert to lines, and columns count UTF-8 code points, not bytes.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace wikic::support {
+
+/// A half-open byte range [begin, end) into one source text.
+struct Span {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+  std::uint32_t size() const { return end - begin; }
+  friend bool operator==(const Span&, const Span&) = default;
+};
+
+/// A 1-based line and column (column in code points).
+struct Position {
+  std::uint32_t line = 1;
+  std::uint32_t column = 1;
+  friend bool operator==(const Position&, const Position&) = default;
+};
+
+/// Line starts of a text, built once, queried by binary search.
+class LineIndex {
+public:
+  LineIndex() = default;
+  explicit LineIndex(std::string_view text);
+  /// Position of byte `offset`; offsets past the end map to the end of the text.
+  Position position(std::size_t offset) const;
+  std::size_t line_count() const { return starts_.size(); }
+  /// Byte offset where 1-based `line` starts.
+  std::size_t line_start(std::uint32_t line) const { return starts_.at(line - 1); }
+
+private:
+  std::string_view text_;
+  std::vector<std::size_t> starts_{0};
+};
+
+/// Counts '\n' in a buffer quickly; used by streaming readers that cannot keep an index.
+std::size_t count_newlines(std::string_view text);
+
+/// Position reached after `text` when starting at `from` (for incremental tracking).
+Position advance(Position from, std::string_view text);
+
+}  // namespace wikic::support

@@ -32,14 +32,14 @@ Runner add_compile(CLI::App& app) {
     std::error_code ec;
     std::filesystem::create_directories(opt->out, ec);
     if (ec) {
-      sink.error(opt->out, {}, "cannot create output folder: " + ec.message());
+      sink.error(opt->out, support::nowhere, "cannot create output folder: " + ec.message());
       return finish(sink, stats.pages, true);
     }
     bool io_failure = stats.io_failure;
     for (auto [name, text] : {std::pair{"pages.yaml", manifest.to_yaml()}, std::pair{"pages.xml", manifest.to_xml()}}) {
       std::string error;
       if (!support::write_file_atomic(opt->out + "/" + name, text, error)) {
-        sink.error(error.substr(0, error.find(": ")), {}, "cannot write: " + error.substr(error.find(": ") + 2));
+        sink.error(error.substr(0, error.find(": ")), support::nowhere, "cannot write: " + error.substr(error.find(": ") + 2));
         io_failure = true;
       }
     }

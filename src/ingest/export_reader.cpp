@@ -64,7 +64,7 @@ bool ExportReader::fill() {
   while (n < 0 && errno == EINTR);
   if (n < 0) {
     buf_.resize(old);
-    sink_.error(name_, {}, std::string("read failed: ") + std::strerror(errno));
+    sink_.error(name_, support::nowhere, std::string("read failed: ") + std::strerror(errno));
     failed_ = true;
     return false;
   }

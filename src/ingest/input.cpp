@@ -65,7 +65,7 @@ void read_wikitext(const fs::path& path, const std::optional<std::string>& title
   std::string error;
   auto text = support::read_file(path.string(), error);
   if (!text) {
-    sink.error(path.string(), {}, error.substr(error.find(": ") + 2));
+    sink.error(path.string(), support::nowhere, error.substr(error.find(": ") + 2));
     stats.io_failure = true;
     return;
   }
@@ -135,7 +135,7 @@ InputStats read_inputs(const std::vector<std::string>& inputs, const InputOption
     fs::path path(input);
     auto status = fs::status(path, ec);
     if (ec || !fs::exists(status)) {
-      sink.error(input, {}, "cannot open: " + (ec ? ec.message() : std::string("No such file or directory")));
+      sink.error(input, support::nowhere, "cannot open: " + (ec ? ec.message() : std::string("No such file or directory")));
       stats.io_failure = true;
       continue;
     }
@@ -143,11 +143,11 @@ InputStats read_inputs(const std::vector<std::string>& inputs, const InputOption
     if (fs::is_directory(status)) {
       files = folder_inputs(path, ec);
       if (ec) {
-        sink.error(input, {}, "cannot read folder: " + ec.message());
+        sink.error(input, support::nowhere, "cannot read folder: " + ec.message());
         stats.io_failure = true;
         continue;
       }
-      if (files.empty()) sink.warning(input, {}, "folder holds no .xml, .wiki or .wikitext file");
+      if (files.empty()) sink.warning(input, support::nowhere, "folder holds no .xml, .wiki or .wikitext file");
     } else {
       files.push_back(path);
     }
@@ -160,7 +160,7 @@ InputStats read_inputs(const std::vector<std::string>& inputs, const InputOption
       }
       int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) {
-        sink.error(file.string(), {}, std::string("cannot open: ") + std::strerror(errno));
+        sink.error(file.string(), support::nowhere, std::string("cannot open: ") + std::strerror(errno));
         stats.io_failure = true;
         continue;
       }

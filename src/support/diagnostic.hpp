@@ -19,7 +19,7 @@ const char* to_string(Severity s);
 struct Diagnostic {
   Severity severity = Severity::error;
   std::string file;        ///< file name, or `file#Page title` for wikitext positions
-  Position where{0, 0};    ///< line 0 means "no position": printed as `file: …`
+  Position where = nowhere;  ///< line 0 means "no position": printed as `file: …`
   std::string message;
   /// `file:line:col: severity: message`, without a trailing newline.
   std::string format() const;

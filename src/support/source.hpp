@@ -24,6 +24,9 @@ struct Position {
   friend bool operator==(const Position&, const Position&) = default;
 };
 
+/// "No position": a diagnostic about a whole file prints as `file: …`.
+inline constexpr Position nowhere{0, 0};
+
 /// Line starts of a text, built once, queried by binary search.
 class LineIndex {
 public:

@@ -1,0 +1,72 @@
+// End-to-end tests of the `wikic` command as a maintainer runs it: listing, compiling
+// (atomic, byte-identical outputs), exit codes and the closing summary line.
+#include <doctest/doctest.h>
+
+#include "util/run.hpp"
+
+using wikic::test::run_wikic;
+using wikic::test::ScratchDir;
+using wikic::test::slurp;
+using wikic::test::source_path;
+
+TEST_CASE("wikic --version and --help") {
+  auto v = run_wikic("--version");
+  CHECK(v.status == 0);
+  CHECK(v.out.rfind("wikic ", 0) == 0);
+  auto h = run_wikic("--help");
+  CHECK(h.status == 0);
+  CHECK(h.out.find("pages") != std::string::npos);
+  CHECK(h.out.find("compile") != std::string::npos);
+  auto sub = run_wikic("compile --help");
+  CHECK(sub.status == 0);
+  CHECK(sub.out.find("--out") != std::string::npos);
+  CHECK(run_wikic("frobnicate").status == 2);
+  CHECK(run_wikic("").status == 2);
+}
+
+TEST_CASE("wikic pages lists the seed page: ns, title, language, bytes, sha1") {
+  auto r = run_wikic("pages " + source_path("corpus/wica/scoring-during-turn-sequence.xml"));
+  CHECK(r.status == 0);
+  CHECK(r.out.rfind("0\tCarcassonne Scoring During Turn Sequence\ten\t179452\t", 0) == 0);
+  CHECK(r.err == "wikic: 1 page, 0 warnings, 0 errors\n");
+}
+
+TEST_CASE("wikic compile writes the manifest, byte-identical from run to run") {
+  ScratchDir dir;
+  std::string inputs = source_path("corpus/wica/scoring-during-turn-sequence.xml") + " " +
+                       source_path("corpus/exports/mini-export-0.10.xml");
+  auto a = run_wikic("compile " + inputs + " --out " + (dir / "a").string());
+  auto b = run_wikic("compile " + inputs + " --out " + (dir / "b").string());
+  CHECK(a.status == 0);
+  CHECK(a.err == "wikic: 7 pages, 0 warnings, 0 errors\n");
+  for (const char* name : {"pages.yaml", "pages.xml"}) {
+    auto first = slurp(dir / "a" / name);
+    CHECK(first.size() > 500);
+    CHECK(first == slurp(dir / "b" / name));
+  }
+  auto yaml = slurp(dir / "a/pages.yaml");
+  CHECK(yaml.find("title: \"Carcassonne Scoring During Turn Sequence\"") != std::string::npos);
+  CHECK(yaml.find("bytes: 179452") != std::string::npos);
+  CHECK(yaml.find("language: fr") != std::string::npos);
+  CHECK(yaml.find("redirect: \"Scoring Basics\"") != std::string::npos);
+  auto xml = slurp(dir / "a/pages.xml");
+  CHECK(xml.find("<page title=\"Scoring Basics\" ns=\"0\" id=\"200\" language=\"en\" revision=\"6002\"") !=
+        std::string::npos);
+}
+
+TEST_CASE("exit codes: 1 for input errors, 2 for a missing input") {
+  ScratchDir dir;
+  auto full = slurp(source_path("corpus/wica/scoring-during-turn-sequence.xml"));
+  wikic::test::spit(dir / "cut.xml", full.substr(0, full.size() / 2));
+  auto cut = run_wikic("compile " + (dir / "cut.xml").string() + " --out " + (dir / "o").string());
+  CHECK(cut.status == 1);
+  CHECK(cut.err.find((dir / "cut.xml").string() + ":") == 0);
+  CHECK(cut.err.find(": error: unexpected end of file inside <page> opened at line 31:3") != std::string::npos);
+  CHECK(cut.err.find("wikic: 0 pages, 0 warnings, 1 error\n") != std::string::npos);
+  // The manifest is still written: a damaged input never costs the other pages' output.
+  CHECK(std::filesystem::exists(dir / "o/pages.yaml"));
+
+  auto missing = run_wikic("compile " + (dir / "nope.xml").string() + " --out " + (dir / "o2").string());
+  CHECK(missing.status == 2);
+  CHECK(missing.err.find("nope.xml: error: cannot open: No such file or directory") != std::string::npos);
+}

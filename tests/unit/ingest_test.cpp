@@ -1,0 +1,259 @@
+// Unit tests of src/ingest: both export schema versions, site info and namespaces,
+// language detection, .wiki files, streaming of a generated large export, and every
+// bad-input case with its exact diagnostic.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "ingest/export_reader.hpp"
+#include "ingest/input.hpp"
+#include "ingest/languages.hpp"
+#include "support/sha1.hpp"
+#include "util/run.hpp"
+
+using namespace wikic;
+using wikic::test::ScratchDir;
+using wikic::test::source_path;
+
+namespace {
+struct Read {
+  std::vector<ingest::Page> pages;
+  std::vector<ingest::SiteInfo> sites;
+  support::DiagnosticSink sink;
+  ingest::InputStats stats;
+  std::vector<std::string> messages() const {
+    std::vector<std::string> out;
+    for (const auto& d : sink.all()) out.push_back(d.format());
+    return out;
+  }
+};
+
+Read read(const std::vector<std::string>& inputs, ingest::InputOptions options = {}) {
+  Read r;
+  r.stats = ingest::read_inputs(inputs, options, r.sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
+    r.sites.push_back(site);
+    r.pages.push_back(std::move(page));
+  });
+  return r;
+}
+
+const std::string header =
+    "<mediawiki xmlns=\"http://www.mediawiki.org/xml/export-0.11/\" version=\"0.11\" xml:lang=\"en\">\n"
+    "  <siteinfo>\n    <sitename>T</sitename>\n  </siteinfo>\n";
+
+std::string page_xml(const std::string& title, const std::string& text) {
+  return "  <page>\n    <title>" + title + "</title>\n    <ns>0</ns>\n    <id>1</id>\n"
+         "    <revision>\n      <id>2</id>\n      <timestamp>2024-01-01T00:00:00Z</timestamp>\n"
+         "      <text xml:space=\"preserve\">" + text + "</text>\n    </revision>\n  </page>\n";
+}
+}  // namespace
+
+TEST_CASE("export schema 0.10: site info, namespaces, latest revision, redirect, language") {
+  auto r = read({source_path("corpus/exports/mini-export-0.10.xml")});
+  CHECK(r.sink.errors() == 0);
+  CHECK(r.sink.warnings() == 0);
+  REQUIRE(r.pages.size() == 6);
+  const auto& site = r.sites.front();
+  CHECK(site.schema_version == "0.10");
+  CHECK(site.sitename == "Wikicarpedia");
+  CHECK(site.base == "https://wikicarpedia.com/car/Main_Page");
+  CHECK(site.case_rule == "first-letter");
+  REQUIRE(site.find(1198));
+  CHECK(site.find(1198)->name == "Translations");
+  CHECK(site.find(0)->name.empty());
+  CHECK(site.split_title("template:Feature") == std::pair<int, std::string_view>{10, "Feature"});
+  CHECK(site.split_title("Translations:Page/1/fr").first == 1198);
+  CHECK(site.split_title("Carcassonne: Big Box").first == 0);
+
+  CHECK(r.pages[0].title == "Template:Feature");
+  CHECK(r.pages[0].ns == 10);
+  CHECK(r.pages[0].revision.contributor.username == "Bumsakalaka");
+  CHECK_FALSE(r.pages[0].revision.sha1_computed);
+  CHECK(r.pages[0].revision.sha1 == "0wfm8zxa420gledhovzrq8hftdxqys1");
+  // ColorYellow has no <sha1>: computed as MediaWiki would (checked against Python's hashlib).
+  CHECK(r.pages[1].revision.sha1 == "tkwmf0em5xn4gjow7oldrdvfqueq446");
+  CHECK(r.pages[1].revision.sha1_computed);
+  CHECK(r.pages[1].revision.contributor.ip == "192.0.2.1");
+
+  const auto& basics = r.pages[2];
+  CHECK(basics.title == "Scoring Basics");
+  CHECK(basics.revisions_in_input == 2);
+  CHECK(basics.revision.id == 6002);
+  CHECK(basics.revision.parent_id == 6001);
+  CHECK(basics.revision.text.find("'''{{Feature|name=Well|text=well(s)}}'''") != std::string::npos);
+  CHECK(basics.source.page_at == support::Position{53, 3});
+
+  CHECK(r.pages[3].language == "fr");
+  CHECK(r.pages[4].redirect == "Scoring Basics");
+  CHECK(r.pages[5].language == "en");  // "/en" is English, the site language too
+  CHECK(r.pages[5].revision.text == "Select your expansions \xE2\x80\x93 \xC3\xBC" "ber alles.");
+}
+
+TEST_CASE("export schema 0.11: the shipped corpus holds the seed line byte for byte") {
+  auto r = read({source_path("corpus/wica/scoring-during-turn-sequence.xml")});
+  CHECK(r.sink.errors() == 0);
+  REQUIRE(r.pages.size() == 1);
+  const auto& p = r.pages[0];
+  CHECK(r.sites[0].schema_version == "0.11");
+  CHECK(p.title == "Carcassonne Scoring During Turn Sequence");
+  CHECK(p.ns == 0);
+  CHECK(p.revision.text.size() == 179452);
+  // The seed file: line 1219 is the page text with its newlines collapsed.
+  std::ifstream seed(source_path("../shared/seeds/000_a6dbca89aa6bac8f.txt"), std::ios::binary);
+  REQUIRE(seed);
+  std::string line;
+  for (int i = 0; i < 1219; ++i) std::getline(seed, line);
+  CHECK(line.size() == 179452);
+  CHECK(p.revision.text == line);
+  CHECK_FALSE(p.revision.sha1_computed);
+  CHECK(p.revision.sha1 == support::sha1_base36(line));
+}
+
+TEST_CASE("language of a page from its /xx suffix") {
+  CHECK(ingest::page_language("Carcassonne Scoring After the Game/fr", "en") == "fr");
+  CHECK(ingest::page_language("Page/zh-hant", "en") == "zh-hant");
+  CHECK(ingest::page_language("Page/qqq", "en") == "qqq");
+  CHECK(ingest::page_language("AC/DC", "en") == "en");
+  CHECK(ingest::page_language("Page/xx", "de") == "de");
+  CHECK(ingest::page_language("Plain", "nl") == "nl");
+  CHECK(ingest::is_language_code("cs"));
+  CHECK_FALSE(ingest::is_language_code("FR"));
+  CHECK(ingest::language_name("fr") == "French");
+  CHECK(ingest::language_name("qqq") == "Message documentation");
+}
+
+TEST_CASE(".wiki files: titles from file names, namespaces, --title, folders") {
+  const auto& site = ingest::default_site();
+  CHECK(ingest::title_from_file_name("x/Template_ScoringRow.wiki", site) == "Template:ScoringRow");
+  CHECK(ingest::title_from_file_name("Template:Feature.wiki", site) == "Template:Feature");
+  CHECK(ingest::title_from_file_name("Scoring_After_the_Game%2Ffr.wikitext", site) == "Scoring After the Game/fr");
+  CHECK(ingest::title_from_file_name("Templates_and_more.wiki", site) == "Templates and more");
+
+  ScratchDir dir;
+  std::filesystem::create_directories(dir / "sub");
+  wikic::test::spit(dir / "Template_Feature.wiki", "[[{{{name}}}]]");
+  wikic::test::spit(dir / "sub/Page%2Ffr.wiki", "Bonjour");
+  wikic::test::spit(dir / "notes.txt", "ignored: not a wiki file");
+  auto r = read({dir.path.string()});
+  CHECK(r.sink.errors() == 0);
+  REQUIRE(r.pages.size() == 2);
+  CHECK(r.pages[0].title == "Template:Feature");
+  CHECK(r.pages[0].ns == 10);
+  CHECK(r.pages[1].title == "Page/fr");
+  CHECK(r.pages[1].language == "fr");
+  CHECK(r.pages[1].revision.sha1 == support::sha1_base36("Bonjour"));
+
+  ingest::InputOptions options;
+  options.title = "Template:Other";
+  auto one = read({(dir / "Template_Feature.wiki").string()}, options);
+  REQUIRE(one.pages.size() == 1);
+  CHECK(one.pages[0].title == "Template:Other");
+  CHECK(one.pages[0].ns == 10);
+}
+
+TEST_CASE("streaming: memory stays at one page plus one read chunk") {
+  ScratchDir dir;
+  auto path = dir / "large.xml";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << header;
+    std::string text(20000, 'x');
+    for (int i = 0; i < 2500; ++i) out << page_xml("Page " + std::to_string(i), text);
+    out << "</mediawiki>\n";
+  }
+  CHECK(std::filesystem::file_size(path) > 50'000'000);
+  auto r = Read{};
+  std::size_t pages = 0;
+  r.stats = ingest::read_inputs({path.string()}, {}, r.sink, [&](const ingest::SiteInfo&, ingest::Page&& p) {
+    ++pages;
+    CHECK(p.revision.text.size() == 20000);
+  });
+  CHECK(pages == 2500);
+  CHECK(r.sink.errors() == 0);
+  CHECK(r.stats.peak_buffer_bytes < 4u * 1024 * 1024);
+}
+
+TEST_CASE("bad input: exact diagnostics, and pages before the fault survive") {
+  ScratchDir dir;
+  auto write = [&](const std::string& name, const std::string& text) {
+    wikic::test::spit(dir / name, text);
+    return (dir / name).string();
+  };
+
+  SUBCASE("truncated inside a page") {
+    auto f = write("t.xml", header + page_xml("A", "one") + page_xml("B", "two").substr(0, 60));
+    auto r = read({f});
+    REQUIRE(r.pages.size() == 1);
+    CHECK(r.pages[0].title == "A");
+    REQUIRE(r.messages().size() == 1);
+    CHECK(r.messages()[0] == f + ":19:1: error: unexpected end of file inside <page> opened at line 15:3 "
+                                 "(truncated export?)");
+  }
+  SUBCASE("truncated between pages") {
+    auto f = write("t.xml", header + page_xml("A", "one"));
+    auto r = read({f});
+    CHECK(r.pages.size() == 1);
+    REQUIRE(r.messages().size() == 1);
+    CHECK(r.messages()[0] == f + ":15:1: error: unexpected end of file: </mediawiki> is missing (truncated export?)");
+  }
+  SUBCASE("malformed XML in one page; the next page is still read") {
+    auto bad = page_xml("A", "one");
+    bad.replace(bad.find("</title>"), 8, "</titl>");
+    auto f = write("m.xml", header + bad + page_xml("B", "two") + "</mediawiki>\n");
+    auto r = read({f});
+    REQUIRE(r.pages.size() == 1);
+    CHECK(r.pages[0].title == "B");
+    REQUIRE(r.messages().size() == 1);
+    CHECK(r.messages()[0] == f + ":6:15: error: malformed XML in <page>: Start-end tags mismatch; page skipped");
+  }
+  SUBCASE("a page without <text>") {
+    auto bad = page_xml("A", "one");
+    bad.erase(bad.find("      <text"), bad.find("</text>\n") + 8 - bad.find("      <text"));
+    auto f = write("n.xml", header + bad + page_xml("B", "two") + "</mediawiki>\n");
+    auto r = read({f});
+    REQUIRE(r.pages.size() == 1);
+    REQUIRE(r.messages().size() == 1);
+    CHECK(r.messages()[0] == f + ":9:6: error: page 'A': revision 2 has no <text>; page skipped");
+  }
+  SUBCASE("non-UTF-8 bytes are reported where they are and replaced") {
+    auto f = write("u.xml", header + page_xml("A", "caf\xE9!") + "</mediawiki>\n");
+    auto r = read({f});
+    REQUIRE(r.pages.size() == 1);
+    CHECK(r.pages[0].revision.text == "caf\xEF\xBF\xBD!");
+    REQUIRE(r.messages().size() == 1);
+    CHECK(r.messages()[0] == f + ":12:37: error: invalid UTF-8 (byte 0xE9); replaced by U+FFFD");
+  }
+  SUBCASE("unknown schema version") {
+    std::string h = header;
+    h.replace(h.find("version=\"0.11\""), 14, "version=\"0.9\"");
+    auto f = write("v.xml", h + page_xml("A", "one") + "</mediawiki>\n");
+    auto r = read({f});
+    CHECK(r.pages.size() == 1);
+    REQUIRE(r.messages().size() == 1);
+    CHECK(r.messages()[0] == f + ":1:1: error: unsupported export schema version '0.9' (wikic reads 0.10 and 0.11); "
+                                 "reading it as 0.11");
+  }
+  SUBCASE("not an export at all") {
+    auto f = write("x.xml", "<html><body>nope</body></html>\n");
+    auto r = read({f});
+    CHECK(r.pages.empty());
+    REQUIRE(r.messages().size() == 1);
+    CHECK(r.messages()[0] == f + ":1:1: error: not a MediaWiki export: no <mediawiki> element found");
+  }
+  SUBCASE("a page that never closes before the next one") {
+    auto unclosed = page_xml("A", "one");
+    unclosed.erase(unclosed.find("  </page>"));
+    auto f = write("p.xml", header + unclosed + page_xml("B", "two") + "</mediawiki>\n");
+    auto r = read({f});
+    REQUIRE(r.pages.size() == 1);
+    CHECK(r.pages[0].title == "B");
+    REQUIRE(r.messages().size() == 1);
+    CHECK(r.messages()[0] == f + ":5:3: error: <page> opened here is never closed; skipped up to the next <page>");
+  }
+  SUBCASE("a missing file is an I/O failure") {
+    auto r = read({(dir / "absent.xml").string()});
+    CHECK(r.stats.io_failure);
+    REQUIRE(r.messages().size() == 1);
+    CHECK(r.messages()[0] == (dir / "absent.xml").string() + ": error: cannot open: No such file or directory");
+  }
+}

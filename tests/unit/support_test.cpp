@@ -1,0 +1,84 @@
+// Unit tests of src/support: line index, positions, SHA-1 in MediaWiki's base 36,
+// UTF-8 validation and atomic writes.
+#include <doctest/doctest.h>
+
+#include "support/diagnostic.hpp"
+#include "support/files.hpp"
+#include "support/sha1.hpp"
+#include "support/source.hpp"
+#include "support/utf8.hpp"
+#include "util/run.hpp"
+
+using namespace wikic::support;
+
+TEST_CASE("line index maps byte offsets to 1-based line and code-point column") {
+  std::string text = "ab\nc\xC3\xA9" "d\n\nx";
+  LineIndex idx(text);
+  CHECK(idx.line_count() == 4);
+  CHECK(idx.position(0) == Position{1, 1});
+  CHECK(idx.position(2) == Position{1, 3});
+  CHECK(idx.position(3) == Position{2, 1});
+  CHECK(idx.position(6) == Position{2, 3});  // after the two-byte é: column counts code points
+  CHECK(idx.position(8) == Position{3, 1});
+  CHECK(idx.position(9) == Position{4, 1});
+  CHECK(idx.position(1000) == Position{4, 2});  // clamped to the end
+}
+
+TEST_CASE("advance() agrees with the line index") {
+  std::string text = "<page>\n  <title>\xC3\xA9t\xC3\xA9</title>\n";
+  LineIndex idx(text);
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
+    CHECK(advance({1, 1}, std::string_view(text).substr(0, i)) == idx.position(i));
+  }
+  CHECK(count_newlines(text) == 2);
+}
+
+TEST_CASE("sha1 in hex and in MediaWiki's base 36") {
+  CHECK(sha1_hex("abc") == "a9993e364706816aba3e25717850c26c9cd0d89d");
+  CHECK(sha1_hex("") == "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+  // MediaWiki's well-known sha1 of the empty revision text.
+  CHECK(sha1_base36("") == "phoiac9h4m842xq45sp7s6u21eteeq1");
+  CHECK(sha1_base36("abc") == "jt72fo5t4yobf0qugwuczbwj07max7h");
+  // Multi-block input crosses the 64-byte padding boundaries.
+  CHECK(sha1_base36(std::string(1000, 'a')) == "4swz3iqrpqx5kayv7dstpy3kas16bp6");
+  for (std::size_t n : {55u, 56u, 63u, 64u, 65u})
+    CHECK(sha1_hex(std::string(n, 'x')).size() == 40);
+}
+
+TEST_CASE("UTF-8 validation finds the first bad byte and repairs with U+FFFD") {
+  CHECK(find_invalid_utf8("plain ascii") == std::string::npos);
+  CHECK(find_invalid_utf8("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80") == std::string::npos);
+  CHECK(find_invalid_utf8("ab\xFF" "cd") == 2);
+  CHECK(find_invalid_utf8("\xC0\xAF") == 0);          // overlong
+  CHECK(find_invalid_utf8("x\xED\xA0\x80") == 1);      // surrogate
+  CHECK(find_invalid_utf8("\xE2\x82") == 0);           // truncated sequence
+  CHECK(replace_invalid_utf8("ab\xFF" "cd") == "ab\xEF\xBF\xBD" "cd");
+  CHECK(replace_invalid_utf8("\xE2\x82") == "\xEF\xBF\xBD");
+}
+
+TEST_CASE("diagnostics print GNU style and are counted") {
+  DiagnosticSink sink;
+  sink.error("dump.xml", {3, 7}, "bad thing");
+  sink.warning("dump.xml", nowhere, "no position");
+  CHECK(sink.errors() == 1);
+  CHECK(sink.warnings() == 1);
+  CHECK(sink.all()[0].format() == "dump.xml:3:7: error: bad thing");
+  CHECK(sink.all()[1].format() == "dump.xml: warning: no position");
+}
+
+TEST_CASE("atomic write replaces a file whole and reports failures") {
+  wikic::test::ScratchDir dir;
+  std::string error;
+  auto path = (dir / "a.txt").string();
+  REQUIRE(write_file_atomic(path, "first", error));
+  REQUIRE(write_file_atomic(path, "second", error));
+  CHECK(wikic::test::slurp(path) == "second");
+  CHECK(std::distance(std::filesystem::directory_iterator(dir.path), {}) == 1);  // no temp left
+  CHECK_FALSE(write_file_atomic((dir / "missing/a.txt").string(), "x", error));
+  CHECK(error.find("No such file or directory") != std::string::npos);
+  auto back = read_file(path, error);
+  REQUIRE(back);
+  CHECK(*back == "second");
+  CHECK_FALSE(read_file((dir / "nope").string(), error));
+}

@@ -1,0 +1,62 @@
+// Test helpers: run the built `wikic` binary, capture its output and exit code, and
+// make scratch files. Tests of the command line go through the real executable so the
+// wiring is tested as a user meets it.
+#pragma once
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace wikic::test {
+
+struct RunResult {
+  int status = -1;
+  std::string out;  ///< stdout
+  std::string err;  ///< stderr
+};
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline void spit(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+}
+
+/// A fresh scratch folder per test, removed at the end of the scope.
+struct ScratchDir {
+  std::filesystem::path path;
+  ScratchDir() {
+    char tmpl[] = "/tmp/wikic-test-XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::filesystem::path operator/(const std::string& name) const { return path / name; }
+};
+
+/// Runs `wikic ARGS` through the shell with stdout and stderr captured separately.
+inline RunResult run_wikic(const std::string& args) {
+  ScratchDir scratch;
+  std::string cmd = std::string(WIKIC_BINARY) + " " + args + " >" + (scratch / "out").string() + " 2>" +
+                    (scratch / "err").string();
+  RunResult r;
+  int raw = std::system(cmd.c_str());
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(scratch / "out");
+  r.err = slurp(scratch / "err");
+  return r;
+}
+
+inline std::string source_path(const std::string& rel) { return std::string(WIKIC_SOURCE_DIR) + "/" + rel; }
+
+}  // namespace wikic::test

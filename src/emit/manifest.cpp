@@ -25,6 +25,8 @@ void Manifest::add(const ingest::SiteInfo& site, const ingest::Page& page, suppo
                     page.revisions_in_input, page.source.file, page.source.page_at});
 }
 
+// Every string is double-quoted: a YAML 1.1 reader would take the language code `no`
+// for false, the schema version 0.11 for a number and a timestamp for a date.
 std::string Manifest::to_yaml() const {
   YAML::Emitter out;
   out.SetIndent(2);
@@ -33,12 +35,12 @@ std::string Manifest::to_yaml() const {
   out << YAML::Key << "inputs" << YAML::Value << YAML::BeginSeq;
   for (const auto& in : inputs_) {
     out << YAML::BeginMap << YAML::Key << "file" << YAML::Value << in.file;
-    out << YAML::Key << "sitename" << YAML::Value << in.sitename;
-    out << YAML::Key << "dbname" << YAML::Value << in.dbname;
-    out << YAML::Key << "base" << YAML::Value << in.base;
-    out << YAML::Key << "generator" << YAML::Value << in.generator;
-    out << YAML::Key << "language" << YAML::Value << in.language;
-    out << YAML::Key << "schema-version" << YAML::Value << in.schema_version;
+    out << YAML::Key << "sitename" << YAML::Value << YAML::DoubleQuoted << in.sitename;
+    out << YAML::Key << "dbname" << YAML::Value << YAML::DoubleQuoted << in.dbname;
+    out << YAML::Key << "base" << YAML::Value << YAML::DoubleQuoted << in.base;
+    out << YAML::Key << "generator" << YAML::Value << YAML::DoubleQuoted << in.generator;
+    out << YAML::Key << "language" << YAML::Value << YAML::DoubleQuoted << in.language;
+    out << YAML::Key << "schema-version" << YAML::Value << YAML::DoubleQuoted << in.schema_version;
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
@@ -48,16 +50,16 @@ std::string Manifest::to_yaml() const {
     out << YAML::Key << "title" << YAML::Value << YAML::DoubleQuoted << p.title;
     out << YAML::Key << "ns" << YAML::Value << p.ns;
     out << YAML::Key << "id" << YAML::Value << p.id;
-    out << YAML::Key << "language" << YAML::Value << p.language;
+    out << YAML::Key << "language" << YAML::Value << YAML::DoubleQuoted << p.language;
     if (!p.redirect.empty()) out << YAML::Key << "redirect" << YAML::Value << YAML::DoubleQuoted << p.redirect;
     out << YAML::Key << "revision" << YAML::Value << p.revision;
     out << YAML::Key << "parent" << YAML::Value << p.parent;
-    out << YAML::Key << "timestamp" << YAML::Value << p.timestamp;
+    out << YAML::Key << "timestamp" << YAML::Value << YAML::DoubleQuoted << p.timestamp;
     out << YAML::Key << "contributor" << YAML::Value << YAML::DoubleQuoted << p.contributor;
-    out << YAML::Key << "model" << YAML::Value << p.model;
-    out << YAML::Key << "format" << YAML::Value << p.format;
+    out << YAML::Key << "model" << YAML::Value << YAML::DoubleQuoted << p.model;
+    out << YAML::Key << "format" << YAML::Value << YAML::DoubleQuoted << p.format;
     out << YAML::Key << "bytes" << YAML::Value << p.bytes;
-    out << YAML::Key << "sha1" << YAML::Value << p.sha1;
+    out << YAML::Key << "sha1" << YAML::Value << YAML::DoubleQuoted << p.sha1;
     out << YAML::Key << "sha1-computed" << YAML::Value << p.sha1_computed;
     out << YAML::Key << "revisions-in-input" << YAML::Value << p.revisions_in_input;
     out << YAML::Key << "source" << YAML::Value << YAML::DoubleQuoted

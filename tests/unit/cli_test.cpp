@@ -47,7 +47,7 @@ TEST_CASE("wikic compile writes the manifest, byte-identical from run to run") {
   auto yaml = slurp(dir / "a/pages.yaml");
   CHECK(yaml.find("title: \"Carcassonne Scoring During Turn Sequence\"") != std::string::npos);
   CHECK(yaml.find("bytes: 179452") != std::string::npos);
-  CHECK(yaml.find("language: fr") != std::string::npos);
+  CHECK(yaml.find("language: \"fr\"") != std::string::npos);
   CHECK(yaml.find("redirect: \"Scoring Basics\"") != std::string::npos);
   auto xml = slurp(dir / "a/pages.xml");
   CHECK(xml.find("<page title=\"Scoring Basics\" ns=\"0\" id=\"200\" language=\"en\" revision=\"6002\"") !=

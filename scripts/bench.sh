@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Benchmarks wikic against the peer tools on the same generated export, in one run,
+# and prints MB/s (page-text MB, 10^6 bytes, per second of wall time, process start-up
+# included) and peak RSS side by side with each peer's ratio to wikic.
+#   scripts/bench.sh [--mb N] [--no-peers]      (default: 200 MB of page text)
+# Peers come from ../shared/peers (installed by its setup.sh); a missing peer is skipped
+# with a note, never silently.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+peers="$root/../shared/peers"
+work="${WIKIC_BENCH_DIR:-/tmp/wikic-bench}"
+mb=200; with_peers=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --mb) mb="$2"; shift 2 ;;
+    --no-peers) with_peers=0; shift ;;
+    *) echo "usage: scripts/bench.sh [--mb N] [--no-peers]" >&2; exit 2 ;;
+  esac
+done
+command -v /usr/bin/time >/dev/null || { bash "$root/scripts/setup.sh"; apt-get install -y -qq time >/dev/null; }
+bash "$root/scripts/setup.sh"
+cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release -DWIKIC_SANITIZE=OFF >/dev/null
+cmake --build "$root/build" -j2 --target wikic >/dev/null
+wikic="$root/build/wikic"
+mkdir -p "$work"
+
+# The seed page as captured (collapsed newlines), repeated to the requested size.
+page="$work/seed.wiki"
+sed -n '1219p' "$root/../shared/seeds/000_a6dbca89aa6bac8f.txt" | tr -d '\n' > "$page"
+page_bytes=$(stat -c %s "$page")
+copies=$(( (mb * 1000000 + page_bytes - 1) / page_bytes ))
+export_xml="$work/export-${mb}mb.xml"
+if [ ! -f "$export_xml" ]; then
+  python3 "$root/scripts/export_xml.py" "$export_xml" --repeat "$copies" \
+    --title "Carcassonne Scoring During Turn Sequence" --file "$page"
+fi
+text_mb=$(python3 -c "print($copies * $page_bytes / 1e6)")
+xml_mb=$(python3 -c "print($(stat -c %s "$export_xml") / 1e6)")
+printf 'corpus: %s (%d pages, %.1f MB of page text, %.1f MB of XML)\n' "$export_xml" "$copies" "$text_mb" "$xml_mb"
+
+wikic_secs=""
+# measure LABEL COMMAND...: one run, wall seconds and peak RSS from GNU time.
+measure() {
+  local label="$1"; shift
+  local t="$work/time.$$"
+  if ! /usr/bin/time -f '%e %M' -o "$t" "$@" >/dev/null 2>"$work/stderr.$$"; then
+    printf '%-34s failed: %s\n' "$label" "$(tail -1 "$work/stderr.$$")"; return 0
+  fi
+  read -r secs kb < "$t"
+  python3 - "$label" "$secs" "$kb" "$text_mb" "${wikic_secs:-$secs}" <<'PY'
+import sys
+label, secs, kb, mb, ref = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+secs = max(secs, 0.01)
+print(f"{label:34s} {secs:8.2f} s {mb / secs:9.1f} MB/s {kb / 1024:8.1f} MB RSS   wikic is {secs / max(ref, 0.01):6.1f}x faster")
+PY
+  [ -n "$wikic_secs" ] || wikic_secs="$secs"
+}
+
+echo
+echo "== read the export (every page's title and text) =="
+printf '%-34s %10s %14s %14s\n' tool wall throughput "peak RSS"
+measure "wikic pages" "$wikic" pages "$export_xml"
+if [ "$with_peers" = 1 ]; then
+  if [ -f "$peers/drivers/pages.py" ]; then
+    measure "python ElementTree iterparse" python3 -c "
+import sys; sys.path.insert(0, '$peers/drivers')
+from pages import pages
+n = sum(len(t) for _, t in pages(sys.argv[1]))" "$export_xml"
+  else echo "python ElementTree iterparse       skipped: $peers/drivers/pages.py not found"; fi
+  if command -v node >/dev/null && [ -f "$peers/drivers/pages.js" ]; then
+    measure "node streaming reader (peers)" node -e "
+const { pages } = require('$peers/drivers/pages.js'); let n = 0;
+for (const [t, x] of pages(process.argv[1])) n += x.length;" "$export_xml"
+  else echo "node streaming reader (peers)      skipped: node or $peers/drivers/pages.js not found"; fi
+fi
+echo
+echo "targets: wikic reads >= 300 MB/s with peak RSS < 100 MB on a >= 200 MB export"

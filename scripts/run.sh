@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The maintainer's one command: installs what is missing (Debian packages), builds
+# wikic in Release mode, compiles the shipped corpus (corpus/wica) into out/, and
+# prints a short summary. Exit status is wikic's own (0 ok, 1 input errors, 2 I/O).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+bash scripts/setup.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DWIKIC_SANITIZE=OFF >/dev/null
+cmake --build build -j2 --target wikic >/dev/null
+mkdir -p out
+start=$(date +%s.%N)
+status=0
+build/wikic compile corpus/wica --out out || status=$?
+end=$(date +%s.%N)
+bytes=$(find corpus/wica -name '*.xml' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+python3 - "$start" "$end" "$bytes" <<'PY'
+import os, sys
+start, end, size = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+files = sorted(f for f in os.listdir('out') if not f.startswith('.') and f != 'README.md')
+print(f"run.sh: compiled corpus/wica ({size / 1e6:.2f} MB of export) in {end - start:.2f} s")
+print("run.sh: out/ holds " + ", ".join(f"{f} ({os.path.getsize(os.path.join('out', f))} bytes)" for f in files))
+PY
+exit $status

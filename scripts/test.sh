@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds wikic with AddressSanitizer + UndefinedBehaviorSanitizer
+# in build-test/, and runs every test through ctest; the last lines are ctest's summary.
+# CI (.ci/run) calls exactly this. Warnings are errors when CI is set.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+bash scripts/setup.sh --test
+werror=OFF
+[ -n "${CI:-}" ] && werror=ON
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWIKIC_SANITIZE=ON -DWIKIC_WERROR=$werror >/dev/null
+cmake --build build-test -j2
+cd build-test
+ctest --output-on-failure -j2

@@ -99,7 +99,8 @@ TEST_CASE("export schema 0.11: the shipped corpus holds the seed line byte for b
   CHECK(p.ns == 0);
   CHECK(p.revision.text.size() == 179452);
   // The seed file: line 1219 is the page text with its newlines collapsed.
-  std::ifstream seed(source_path("../shared/seeds/000_a6dbca89aa6bac8f.txt"), std::ios::binary);
+  std::ifstream seed(wikic::test::shared_path("seeds/000_a6dbca89aa6bac8f.txt"), std::ios::binary);
+  INFO("seed file: " << wikic::test::shared_path("seeds/000_a6dbca89aa6bac8f.txt"));
   REQUIRE(seed);
   std::string line;
   for (int i = 0; i < 1219; ++i) std::getline(seed, line);

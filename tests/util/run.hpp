@@ -59,4 +59,7 @@ inline RunResult run_wikic(const std::string& args) {
 
 inline std::string source_path(const std::string& rel) { return std::string(WIKIC_SOURCE_DIR) + "/" + rel; }
 
+/// A file of the shared material (seeds, peers, parsertests) beside the repository.
+inline std::string shared_path(const std::string& rel) { return std::string(WIKIC_SHARED_DIR) + "/" + rel; }
+
 }  // namespace wikic::test

@@ -110,6 +110,15 @@ TEST_CASE("export schema 0.11: the shipped corpus holds the seed line byte for b
   CHECK(p.revision.sha1 == support::sha1_base36(line));
 }
 
+TEST_CASE("scripts/make-corpus.sh regenerates the shipped corpus exactly") {
+  ScratchDir dir;
+  std::string cmd = "bash " + source_path("scripts/make-corpus.sh") + " " +
+                    wikic::test::shared_path("seeds/000_a6dbca89aa6bac8f.txt") + " " + (dir / "x.xml").string() +
+                    " >/dev/null";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  CHECK(wikic::test::slurp(dir / "x.xml") == wikic::test::slurp(source_path("corpus/wica/scoring-during-turn-sequence.xml")));
+}
+
 TEST_CASE("language of a page from its /xx suffix") {
   CHECK(ingest::page_language("Carcassonne Scoring After the Game/fr", "en") == "fr");
   CHECK(ingest::page_language("Page/zh-hant", "en") == "zh-hant");

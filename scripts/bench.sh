@@ -73,5 +73,32 @@ const { pages } = require('$peers/drivers/pages.js'); let n = 0;
 for (const [t, x] of pages(process.argv[1])) n += x.length;" "$export_xml"
   else echo "node streaming reader (peers)      skipped: node or $peers/drivers/pages.js not found"; fi
 fi
+
 echo
-echo "targets: wikic reads >= 300 MB/s with peak RSS < 100 MB on a >= 200 MB export"
+echo "== expand templates (MediaWiki's Parser::preprocess against the same stand-in templates) =="
+# The peers' stand-in templates (ScoringRow, Feature, Figure, ColorYellow, ColorGreen) as
+# an export, so wikic expands what MediaWiki expands: --expand-all, nothing kept semantic.
+tpl_args=()
+for f in "$peers"/mw/templates/*.wiki; do
+  [ -f "$f" ] || continue
+  n="$(basename "$f" .wiki)"
+  tpl_args+=("{\"title\": \"Template:$n\", \"ns\": 10, \"file\": \"$f\"}")
+done
+if [ ${#tpl_args[@]} -gt 0 ]; then
+  python3 "$root/scripts/export_xml.py" "$work/templates.xml" "${tpl_args[@]}"
+  wikic_secs=""
+  printf '%-34s %10s %14s %14s\n' tool wall throughput "peak RSS"
+  measure "wikic expand --expand-all" "$wikic" expand "$export_xml" --expand-all --templates "$work/templates.xml"
+  if [ "$with_peers" = 1 ] && [ -f "${PEERS_STATE:-/tmp/peers}/mw/LocalSettings.php" ]; then
+    measure "MediaWiki Parser::preprocess" env MW_CONFIG_FILE="${PEERS_STATE:-/tmp/peers}/mw/LocalSettings.php" \
+      php "$peers/mw/bench.php" --mode expand "$export_xml"
+  else
+    echo "MediaWiki Parser::preprocess        skipped: run $peers/setup.sh to install the oracle wiki"
+  fi
+else
+  echo "skipped: no stand-in templates in $peers/mw/templates"
+fi
+
+echo
+echo "targets: wikic reads >= 300 MB/s with peak RSS < 100 MB on a >= 200 MB export;"
+echo "         wikic expands >= 20x faster than MediaWiki's Parser::preprocess"

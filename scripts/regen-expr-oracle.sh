@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Refills the "=>" lines of corpus/expand/expr.txt with what MediaWiki 1.39 (Debian's
+# Refills the "=>" lines of corpus/expr/expr.txt with what MediaWiki 1.39 (Debian's
 # package, ParserFunctions enabled, set up by ../shared/peers/setup.sh) returns for
 # {{#expr: …}} of each expression line. All cases run in one MediaWiki process.
 set -euo pipefail
@@ -7,7 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 peers="${WIKIC_SHARED_DIR:-$root/../shared}/peers"
 export MW_CONFIG_FILE="${MW_CONFIG_FILE:-/tmp/peers/mw/LocalSettings.php}"
 [ -f "$MW_CONFIG_FILE" ] || { echo "regen-expr-oracle.sh: run $peers/setup.sh first" >&2; exit 2; }
-python3 - "$root/corpus/expand/expr.txt" "$peers/mw/expand.php" <<'PY'
+python3 - "$root/corpus/expr/expr.txt" "$peers/mw/expand.php" <<'PY'
 import subprocess, sys
 path, expand = sys.argv[1], sys.argv[2]
 lines = open(path, encoding='utf-8').read().split('\n')

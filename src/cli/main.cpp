@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
   };
   add(add_pages);
   add(add_compile);
+  add(add_expand);
+  add(add_parse);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -70,3 +70,15 @@ TEST_CASE("exit codes: 1 for input errors, 2 for a missing input") {
   CHECK(missing.status == 2);
   CHECK(missing.err.find("nope.xml: error: cannot open: No such file or directory") != std::string::npos);
 }
+
+TEST_CASE("wikic expand prints the page with semantic templates as calls") {
+  auto r = run_wikic("expand " + source_path("corpus/exports/mini-export-0.10.xml") + " --page 'Scoring Basics'");
+  CHECK(r.status == 0);
+  CHECK(r.out == "{| class=\"wica-table\"\n|- class=\"showWells\"\n| Road with '''{{Feature|name=Well|text=well(s)}}''' || "
+                 "'''(+1)''' point\n|}\n");
+  auto all = run_wikic("expand " + source_path("corpus/exports/mini-export-0.10.xml") + " --page 'Scoring Basics' --expand-all");
+  CHECK(all.out.find("'''[[Well|well(s)]]'''") != std::string::npos);
+  auto missing = run_wikic("expand " + source_path("corpus/exports/mini-export-0.10.xml") + " --page 'Nope'");
+  CHECK(missing.status == 2);
+  CHECK(missing.err.find("error: no page titled 'Nope' in the input") != std::string::npos);
+}

@@ -1,5 +1,5 @@
 // Unit tests of src/expand: the #expr evaluator against MediaWiki's own answers
-// (corpus/expand/expr.txt, filled by scripts/regen-expr-oracle.sh), PHP number
+// (corpus/expr/expr.txt, filled by scripts/regen-expr-oracle.sh), PHP number
 // printing and rounding, and #ifexpr truthiness.
 #include <doctest/doctest.h>
 
@@ -9,7 +9,7 @@
 using namespace wikic::expand;
 
 TEST_CASE("#expr agrees with MediaWiki 1.39 on every oracle case") {
-  std::ifstream in(wikic::test::source_path("corpus/expand/expr.txt"));
+  std::ifstream in(wikic::test::source_path("corpus/expr/expr.txt"));
   REQUIRE(in);
   std::string line, expression;
   int line_no = 0, cases = 0, passed = 0;
@@ -24,7 +24,7 @@ TEST_CASE("#expr agrees with MediaWiki 1.39 on every oracle case") {
     for (std::size_t p; (p = expected.find("\\n")) != std::string::npos;) expected.replace(p, 2, "\n");
     ++cases;
     auto got = expr_function(expression);
-    INFO("corpus/expand/expr.txt:" << line_no << ": {{#expr:" << expression << "}}");
+    INFO("corpus/expr/expr.txt:" << line_no << ": {{#expr:" << expression << "}}");
     CHECK(got == expected);
     passed += got == expected;
   }
@@ -54,4 +54,127 @@ TEST_CASE("#ifexpr truthiness follows ParserFunctions::ifexpr") {
   CHECK(error.empty());
   CHECK_FALSE(ifexpr_test("1 +", error));
   CHECK(error == "<strong class=\"error\">Expression error: Missing operand for +.</strong>");
+}
+
+// ------------------------------------------------------------------ expansion
+
+#include "expand/expander.hpp"
+#include "ingest/input.hpp"
+
+namespace {
+struct Expanded {
+  wikic::support::DiagnosticSink sink;
+  wikic::expand::Expansion result;
+  std::vector<std::string> messages() const {
+    std::vector<std::string> out;
+    for (const auto& d : sink.all()) out.push_back(d.format());
+    return out;
+  }
+};
+
+/// Expands `text` as page `title`, with `templates` (title, text) in the store.
+Expanded expand_with(const std::string& title, const std::string& text,
+                     const std::vector<std::pair<std::string, std::string>>& templates, bool expand_all = false) {
+  using namespace wikic;
+  const auto& site = ingest::default_site();
+  expand::TemplateStore store(site);
+  for (const auto& [t, body] : templates) store.add(ingest::page_from_wikitext(t, body, "t.wiki", site));
+  Expanded e;
+  expand::ExpandOptions options;
+  options.expand_all = expand_all;
+  expand::Expander expander(store, options, e.sink);
+  e.result = expander.expand_page(ingest::page_from_wikitext(title, text, "page.wiki", site));
+  return e;
+}
+}  // namespace
+
+TEST_CASE("the seed page keeps its semantic templates and expands Translate and magic words") {
+  using namespace wikic;
+  std::vector<ingest::Page> pages;
+  support::DiagnosticSink sink;
+  ingest::read_inputs({wikic::test::source_path("corpus/wica/scoring-during-turn-sequence.xml")}, {}, sink,
+                      [&](const ingest::SiteInfo&, ingest::Page&& p) { pages.push_back(std::move(p)); });
+  REQUIRE(pages.size() == 1);
+  expand::TemplateStore store(ingest::default_site());
+  expand::Expander expander(store, {}, sink);
+  auto result = expander.expand_page(pages[0]);
+  std::map<std::string, int> kinds;
+  for (const auto& node : result.semantic) ++kinds[node.name];
+  CHECK(kinds["ScoringRow"] == 5);
+  CHECK(kinds["Feature"] + kinds["Figure"] == 26);
+  // {{#translation:}} is empty on the source page, {{PAGELANGUAGE}} is "en", {{{1|}}} is "".
+  CHECK(result.text.find("[[:Scoring During Turn Sequence]]") != std::string::npos);
+  CHECK(result.text.find("[[:Expansion Selector Labels/en]]") != std::string::npos);
+  CHECK(result.text.find("data-fixed-edition=\"\"") != std::string::npos);
+  CHECK(result.text.find("{{") == std::string::npos);
+  // Every ScoringRow has its selector as an expanded parameter.
+  for (const auto& node : result.semantic)
+    if (node.name == "ScoringRow") {
+      CHECK(node.spec->kind == expand::SemanticKind::row);
+      REQUIRE(node.find("description"));
+    }
+  auto printed = result.text_with_semantic_calls();
+  CHECK(printed.find("{{ScoringRow|") != std::string::npos);
+  CHECK(printed.find(std::string(expand::kMarkerPrefix)) == std::string::npos);
+}
+
+TEST_CASE("expansion diagnostics name the call and its template chain") {
+  auto e = expand_with("Page", "a\n{{Outer}}", {{"Template:Outer", "x {{Inner}}"}, {"Template:Inner", "{{Missing}}"}});
+  CHECK(e.result.text == "a\nx [[:Template:Missing]]");
+  REQUIRE(e.messages().size() == 1);
+  CHECK(e.messages()[0] ==
+        "t.wiki#Template:Inner:1:1: warning: template 'Template:Missing' is not in the input; rendered as a link, as "
+        "MediaWiki does (in Template:Inner called at t.wiki#Template:Outer:1:3) (in Template:Outer called at "
+        "page.wiki#Page:2:1)");
+}
+
+TEST_CASE("template loops use MediaWiki's message") {
+  auto e = expand_with("Page", "{{Loop}}", {{"Template:Loop", "[{{Loop}}]"}});
+  CHECK(e.result.text == "[<span class=\"error\">Template loop detected: [[Template:Loop]]</span>]");
+  REQUIRE(e.messages().size() == 1);
+  CHECK(e.messages()[0] == "t.wiki#Template:Loop:1:2: warning: template loop detected: Template:Loop (in "
+                           "Template:Loop called at page.wiki#Page:1:1)");
+}
+
+TEST_CASE("semantic templates: unknown and missing parameters are warnings") {
+  auto e = expand_with("Page", "{{ScoringRow|description=d|colour=red}}", {});
+  REQUIRE(e.result.semantic.size() == 1);
+  auto m = e.messages();
+  REQUIRE(m.size() == 2);
+  CHECK(m[0] == "page.wiki#Page:1:1: warning: unknown parameter 'colour' of semantic template ScoringRow");
+  CHECK(m[1] == "page.wiki#Page:1:1: warning: semantic template ScoringRow is missing its required parameter 'rules'");
+}
+
+TEST_CASE("semantic templates stay nodes unless --expand-all, and nest") {
+  std::vector<std::pair<std::string, std::string>> templates = {{"Template:Feature", "[[{{{name}}}|{{{text|{{{name}}}}}}]]"}};
+  auto kept = expand_with("Page", "{{ScoringRow|description=Road with {{Feature|name=Well|text=well(s)}}|rules=1}}", templates);
+  REQUIRE(kept.result.semantic.size() == 2);
+  CHECK(kept.result.semantic[0].name == "Feature");
+  CHECK(kept.result.text_with_semantic_calls() ==
+        "{{ScoringRow|description=Road with {{Feature|name=Well|text=well(s)}}|rules=1}}");
+  auto all = expand_with("Page", "x {{Feature|name=Well|text=well(s)}}", templates, true);
+  CHECK(all.result.semantic.empty());
+  CHECK(all.result.text == "x [[Well|well(s)]]");
+}
+
+TEST_CASE("provenance: argument text comes from the call site, template text from the template") {
+  auto e = expand_with("Page", "{{T|hello}}", {{"Template:T", "<{{{1}}}>"}});
+  const auto& r = e.result;
+  REQUIRE(r.text == "<hello>");
+  wikic::expand::Piece p{r.text, r.segments};
+  const auto* at_arg = p.origin_at(1);
+  const auto* at_tpl = p.origin_at(0);
+  REQUIRE(at_arg);
+  REQUIRE(at_tpl);
+  CHECK(r.sources[at_arg->source].title == "Page");
+  CHECK(at_arg->span.begin == 4);  // "hello" in "{{T|hello}}"
+  CHECK(r.sources[at_tpl->source].title == "Template:T");
+  CHECK(r.calls[at_tpl->chain].template_title == "Template:T");
+}
+
+TEST_CASE("Translate markup is transparent and its units are kept as regions") {
+  auto e = expand_with("Page/fr", "<languages/>\n<translate><!--T:1--> Unit {{#translation:}}</translate>", {});
+  CHECK(e.result.text == "<languages/>\n Unit /fr");
+  REQUIRE(e.result.translate_regions.size() == 1);
+  CHECK(e.result.translate_regions[0].begin == 13);
 }

@@ -1,0 +1,32 @@
+// Declarations of the X3 rule for WICA's scoring expressions, the text of a rules cell
+// such as "(+1) point / tile", "×2 points", "1/2 points (rounded up)",
+// "(+number on bathhouse) points / bathhouse". The extract stage turns the result into
+// the `points` field of a rule.
+#pragma once
+#include <boost/spirit/home/x3.hpp>
+#include <string>
+
+namespace wikic::grammar {
+namespace x3 = boost::spirit::x3;
+
+/// One scoring expression as written.
+struct PointsExpression {
+  /// "add" (+n, -n, +quantity), "multiply" (×n, xn), "fraction" (n/m), "fixed" (n).
+  std::string op;
+  double value = 0;
+  double denominator = 1;
+  std::string quantity;  ///< a named amount: "number on bathhouse"
+  std::string per;       ///< "tile", "ghost added to player's …" (after '/', "per", "for each")
+  std::string rounding;  ///< "up", "down" or ""
+};
+
+struct PointsExpressionClass;
+using PointsExpressionRule = x3::rule<PointsExpressionClass, PointsExpression>;
+BOOST_SPIRIT_DECLARE(PointsExpressionRule)
+
+const PointsExpressionRule& points_expression();
+
+/// Parses one expression at `first` (no skipper); on success `first` is past it.
+bool parse_points(const char*& first, const char* last, PointsExpression& out);
+
+}  // namespace wikic::grammar

@@ -1,0 +1,64 @@
+// Definition of the scoring-expression rule. An amount (signed, multiplied, a fraction
+// or a plain number), the word "point(s)", then optionally what it counts per and how
+// it rounds. Actions write into the rule's own attribute, so the alternatives need no
+// Fusion adaptation.
+#pragma once
+#include "grammar/points.hpp"
+
+namespace wikic::grammar {
+
+namespace points_detail {
+const auto blank = x3::omit[*x3::char_(" \t\xC2\xA0")];
+// ×, x, X, * all mean "times" on WICA; × is U+00D7 in UTF-8.
+const auto times = x3::lit("\xC3\x97") | x3::lit('x') | x3::lit('X') | x3::lit('*');
+// A minus may be typed as U+2212.
+const auto minus = x3::lit('-') | x3::lit("\xE2\x88\x92");
+const auto number = x3::double_;
+
+const auto set_op = [](const char* op) { return [op](auto& ctx) { x3::_val(ctx).op = op; }; };
+const auto set_value = [](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); };
+const auto negate_value = [](auto& ctx) { x3::_val(ctx).value = -x3::_attr(ctx); };
+const auto set_denominator = [](auto& ctx) { x3::_val(ctx).denominator = x3::_attr(ctx); };
+const auto set_quantity = [](auto& ctx) {
+  auto& r = x3::_attr(ctx);
+  std::string q(r.begin(), r.end());
+  while (!q.empty() && q.back() == ' ') q.pop_back();
+  x3::_val(ctx).quantity = q;
+};
+const auto set_per = [](auto& ctx) {
+  auto& r = x3::_attr(ctx);
+  std::string p(r.begin(), r.end());
+  while (!p.empty() && (p.back() == ' ' || p.back() == '\t')) p.pop_back();
+  x3::_val(ctx).per = p;
+};
+const auto set_rounding = [](const char* how) { return [how](auto& ctx) { x3::_val(ctx).rounding = how; }; };
+
+const auto quantity = x3::raw[x3::char_("a-zA-Z") >> *(~x3::char_(")"))];
+const auto signed_amount =
+    x3::lit('(') >> blank >>
+    ((x3::lit('+') >> blank >> number[set_value][set_op("add")]) |
+     (minus >> blank >> number[negate_value][set_op("add")]) |
+     (times >> blank >> number[set_value][set_op("multiply")]) |
+     (x3::lit('+') >> blank >> quantity[set_quantity][set_op("add")])) >>
+    blank >> x3::lit(')');
+const auto multiplied = times >> blank >> number[set_value][set_op("multiply")];
+const auto fraction = number[set_value] >> x3::lit('/') >> number[set_denominator][set_op("fraction")];
+const auto fixed = number[set_value][set_op("fixed")];
+const auto amount = signed_amount | multiplied | fraction | fixed;
+const auto unit = x3::lit("points") | x3::lit("point");
+// What the points count: up to the end of the clause.
+const auto per_word = x3::lit('/') | x3::lit("per ") | x3::lit("for each ");
+const auto per = blank >> per_word >> blank >> x3::raw[+(~x3::char_(",;()\n<|"))][set_per];
+const auto rounding = blank >> x3::lit('(') >> blank >> x3::lit("rounded") >> blank >>
+                      (x3::lit("up")[set_rounding("up")] | x3::lit("down")[set_rounding("down")]) >> blank >> x3::lit(')');
+}  // namespace points_detail
+
+const PointsExpressionRule points_expression_rule = "points_expression";
+
+const auto points_expression_rule_def =
+    points_detail::amount >> points_detail::blank >> points_detail::unit >> -points_detail::per >>
+    -points_detail::rounding;
+
+BOOST_SPIRIT_DEFINE(points_expression_rule)
+
+}  // namespace wikic::grammar

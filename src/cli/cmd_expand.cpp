@@ -1,0 +1,67 @@
+// `wikic expand INPUT [--page TITLE] [--templates EXPORT…] [--semantic|--expand-all]`:
+// prints a page's wikitext after template expansion, as MediaWiki's expandtemplates
+// would, with semantic templates shown as calls whose parameters are expanded.
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "expand/expander.hpp"
+#include "ingest/input.hpp"
+
+namespace wikic::cli {
+
+Runner add_expand(CLI::App& app) {
+  struct Options {
+    std::vector<std::string> inputs;
+    std::vector<std::string> templates;
+    std::string page;
+    std::string title;
+    bool semantic = false;
+    bool expand_all = false;
+    bool keep_comments = false;
+  };
+  auto opt = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("expand", "Print pages after template expansion");
+  cmd->add_option("INPUT", opt->inputs, "Special:Export XML, .wiki/.wikitext file or folder")->required();
+  cmd->add_option("--page", opt->page, "Only this page (default: every page outside the Template namespace)");
+  cmd->add_option("--templates", opt->templates, "More exports or folders to take templates from");
+  cmd->add_option("--title", opt->title, "Title of a single .wiki input (default: from the file name)");
+  auto* semantic = cmd->add_flag("--semantic", opt->semantic, "Keep schema/templates.yaml templates as nodes (default)");
+  cmd->add_flag("--expand-all", opt->expand_all, "Expand semantic templates too, as the wiki does")->excludes(semantic);
+  cmd->add_flag("--keep-comments", opt->keep_comments, "Keep <!-- comments --> (MediaWiki removes them)");
+  return [opt] {
+    support::DiagnosticSink sink(support::print_to(std::cerr));
+    ingest::InputOptions input_options;
+    if (!opt->title.empty()) input_options.title = opt->title;
+    std::vector<ingest::Page> pages;
+    std::optional<expand::TemplateStore> store;
+    auto keep = [&](const ingest::SiteInfo& site, ingest::Page&& page) {
+      if (!store) store.emplace(site);
+      store->add(page);
+      pages.push_back(std::move(page));
+    };
+    auto stats = ingest::read_inputs(opt->inputs, input_options, sink, keep);
+    std::size_t main_pages = pages.size();
+    auto more = ingest::read_inputs(opt->templates, {}, sink, keep);
+    if (!store) store.emplace(ingest::default_site());
+    expand::ExpandOptions options;
+    options.expand_all = opt->expand_all;
+    options.remove_comments = !opt->keep_comments;
+    expand::Expander expander(*store, options, sink);
+    std::size_t printed = 0;
+    for (std::size_t i = 0; i < main_pages; ++i) {
+      const auto& page = pages[i];
+      if (opt->page.empty() ? page.ns == 10 : page.title != opt->page) continue;
+      auto result = expander.expand_page(page);
+      if (main_pages > 1 && opt->page.empty()) std::cout << "<!-- wikic expand: " << page.title << " -->\n";
+      std::cout << result.text_with_semantic_calls() << '\n';
+      ++printed;
+    }
+    if (!opt->page.empty() && printed == 0) {
+      sink.error(opt->inputs.front(), support::nowhere, "no page titled '" + opt->page + "' in the input");
+      return finish(sink, stats.pages + more.pages, true);
+    }
+    return finish(sink, stats.pages + more.pages, stats.io_failure || more.io_failure);
+  };
+}
+
+}  // namespace wikic::cli

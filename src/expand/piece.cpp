@@ -1,0 +1,72 @@
+// Provenance-carrying text: appending merges adjacent segments of one source span so a
+// long run of page text stays one segment.
+#include "expand/piece.hpp"
+
+#include <algorithm>
+
+namespace wikic::expand {
+
+namespace {
+bool is_php_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0' || c == '\x0B'; }
+}  // namespace
+
+std::string_view php_trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && is_php_space(s[b])) ++b;
+  while (e > b && is_php_space(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
+void Piece::append(std::string_view t, const Origin& origin) {
+  if (t.empty()) return;
+  auto begin = static_cast<std::uint32_t>(text.size());
+  text.append(t);
+  auto end = static_cast<std::uint32_t>(text.size());
+  if (!segments.empty()) {
+    Segment& last = segments.back();
+    if (last.end == begin && last.origin.source == origin.source && last.origin.chain == origin.chain &&
+        last.origin.span.end == origin.span.begin && origin.span.size() == t.size()) {
+      last.end = end;
+      last.origin.span.end = origin.span.end;
+      return;
+    }
+  }
+  segments.push_back({begin, end, origin});
+}
+
+void Piece::append(const Piece& other) {
+  auto shift = static_cast<std::uint32_t>(text.size());
+  text.append(other.text);
+  for (const auto& s : other.segments) segments.push_back({s.begin + shift, s.end + shift, s.origin});
+}
+
+Piece Piece::trimmed() const {
+  std::string_view t = php_trim(text);
+  auto b = static_cast<std::uint32_t>(t.data() - text.data());
+  auto e = static_cast<std::uint32_t>(b + t.size());
+  if (b == 0 && e == text.size()) return *this;
+  Piece out;
+  out.text.assign(t);
+  for (const auto& s : segments) {
+    std::uint32_t nb = std::max(s.begin, b), ne = std::min(s.end, e);
+    if (nb >= ne) continue;
+    Origin o = s.origin;
+    // Clip the source span by the same amounts when it maps byte for byte.
+    if (o.span.size() == s.end - s.begin) {
+      o.span.begin += nb - s.begin;
+      o.span.end -= s.end - ne;
+    }
+    out.segments.push_back({nb - b, ne - b, o});
+  }
+  return out;
+}
+
+const Origin* Piece::origin_at(std::size_t offset) const {
+  if (segments.empty()) return nullptr;
+  auto it = std::upper_bound(segments.begin(), segments.end(), offset,
+                             [](std::size_t off, const Segment& s) { return off < s.end; });
+  if (it == segments.end()) return &segments.back().origin;
+  return &it->origin;
+}
+
+}  // namespace wikic::expand

@@ -1,0 +1,57 @@
+// Scans running text for the start of a scoring expression and hands each candidate to
+// the X3 grammar; an expression starts only at a word boundary, so "box 2 points" gives
+// 2 points and "Max2" gives nothing.
+#include "extract/points.hpp"
+
+#include <cctype>
+
+#include "grammar/points.hpp"
+
+namespace wikic::extract {
+
+const char* to_string(PointsOp op) {
+  switch (op) {
+  case PointsOp::add: return "add";
+  case PointsOp::multiply: return "multiply";
+  case PointsOp::fraction: return "fraction";
+  case PointsOp::fixed: return "fixed";
+  }
+  return "fixed";
+}
+
+std::vector<Points> find_points(std::string_view text) {
+  std::vector<Points> out;
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  for (const char* p = begin; p < end;) {
+    auto c = static_cast<unsigned char>(*p);
+    bool boundary = p == begin || !std::isalnum(static_cast<unsigned char>(p[-1]));
+    bool can_start = c == '(' || std::isdigit(c) || c == 0xC3 || c == 'x' || c == 'X' || c == '*' || c == '-';
+    if (boundary && can_start) {
+      const char* it = p;
+      grammar::PointsExpression e;
+      if (grammar::parse_points(it, end, e)) {
+        Points pts;
+        pts.op = e.op == "add" ? PointsOp::add
+                 : e.op == "multiply" ? PointsOp::multiply
+                 : e.op == "fraction" ? PointsOp::fraction
+                                      : PointsOp::fixed;
+        pts.value = e.value;
+        pts.denominator = e.denominator;
+        pts.quantity = e.quantity;
+        pts.per = e.per;
+        pts.rounding = e.rounding;
+        pts.text.assign(p, it);
+        while (!pts.text.empty() && pts.text.back() == ' ') pts.text.pop_back();
+        pts.offset = static_cast<std::size_t>(p - begin);
+        out.push_back(std::move(pts));
+        p = it;
+        continue;
+      }
+    }
+    ++p;
+  }
+  return out;
+}
+
+}  // namespace wikic::extract

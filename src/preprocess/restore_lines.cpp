@@ -1,0 +1,333 @@
+// Line restoration for collapsed pages. The page is preprocessed once; its top-level
+// text (headings seen through) is flattened with every other node (template, argument,
+// comment, extension tag, ignore) as one opaque placeholder, so nothing inside them can
+// be split. A small scanner then walks the flat text with table and `[[` state and
+// decides where MediaWiki would have needed a line start.
+#include "preprocess/restore_lines.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace wikic::preprocess {
+
+bool parse_restore_mode(std::string_view word, RestoreMode& mode) {
+  if (word == "auto") mode = RestoreMode::Auto;
+  else if (word == "always") mode = RestoreMode::Always;
+  else if (word == "never") mode = RestoreMode::Never;
+  else return false;
+  return true;
+}
+
+bool looks_collapsed(std::string_view text) {
+  // Thresholds: a real page of this size has a newline every line or so (tens of bytes);
+  // one per 1000 bytes means the line structure is gone. Two mid-line table or heading
+  // markers rule out long prose paragraphs, which are legitimately single lines.
+  constexpr std::size_t kMinBytes = 1000;
+  constexpr std::size_t kBytesPerNewline = 1000;
+  constexpr std::size_t kMinMarkers = 2;
+  if (text.size() < kMinBytes) return false;
+  std::size_t newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  if (newlines * kBytesPerNewline > text.size()) return false;
+  std::size_t markers = 0;
+  for (std::string_view m : {" {| ", " |- ", " |} ", " == "})
+    for (std::size_t p = text.find(m); p != std::string_view::npos && markers < kMinMarkers; p = text.find(m, p + 1))
+      ++markers;
+  return markers >= kMinMarkers;
+}
+
+namespace {
+
+constexpr char kPlaceholder = '\x01';
+
+struct Flat {
+  std::string chars;                // text bytes, kPlaceholder for an opaque node
+  std::vector<std::uint32_t> from;  // source offset of each flat byte (node begin for placeholders)
+  std::vector<NodeId> node;         // the node behind a placeholder, kNoNode for text
+};
+
+void flatten(const Tree& tree, NodeId parent, Flat& flat) {
+  for (NodeId id : tree.children(parent)) {
+    const Node& n = tree.node(id);
+    if (n.kind == NodeKind::Text) {
+      for (std::uint32_t k = n.span.begin; k < n.span.end; ++k) {
+        flat.chars += tree.source[k];
+        flat.from.push_back(k);
+        flat.node.push_back(kNoNode);
+      }
+    } else if (n.kind == NodeKind::Heading) {
+      flatten(tree, id, flat);  // a heading at offset 0 would otherwise hide the whole page
+    } else {
+      flat.chars += kPlaceholder;
+      flat.from.push_back(n.span.begin);
+      flat.node.push_back(id);
+    }
+  }
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+// The attribute syntax Sanitizer accepts, loosely: name[=value] pairs. Used to tell the
+// attribute separator of a cell (`| class="x" | text`) from the start of a new cell.
+bool looks_like_attributes(std::string_view s) {
+  std::size_t k = 0, names = 0;
+  auto skip = [&] {
+    while (k < s.size() && is_space(s[k])) ++k;
+  };
+  auto name_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+           c == ':' || c == '.';
+  };
+  for (;;) {
+    skip();
+    if (k == s.size()) return names > 0;
+    std::size_t start = k;
+    while (k < s.size() && name_char(s[k])) ++k;
+    if (k == start) return false;
+    ++names;
+    skip();
+    if (k < s.size() && s[k] == '=') {
+      ++k;
+      skip();
+      if (k < s.size() && (s[k] == '"' || s[k] == '\'')) {
+        char q = s[k];
+        std::size_t close = s.find(q, k + 1);
+        if (close == std::string_view::npos) return false;
+        k = close + 1;
+      } else {
+        std::size_t v = k;
+        while (k < s.size() && !is_space(s[k]) && s[k] != '"' && s[k] != '\'') ++k;
+        if (k == v) return false;
+      }
+    }
+  }
+}
+
+enum class Line { Text, TableStart, Row, Caption, Cell, Header, TableEnd };
+
+class Scanner {
+public:
+  Scanner(const Tree& tree, const Flat& flat) : tree_(tree), f_(flat.chars), flat_(flat) {}
+  std::vector<std::uint32_t> breaks;  // flat positions that must start a line
+
+  void run() {
+    std::size_t n = f_.size();
+    std::size_t i = 0;
+    while (i < n) {
+      char c = f_[i];
+      if (c == kPlaceholder) {
+        on_node(i);
+        ++i;
+        continue;
+      }
+      if (c == '[' && at(i + 1) == '[') {
+        ++links_;
+        i += 2;
+        continue;
+      }
+      if (c == ']' && at(i + 1) == ']' && links_ > 0) {
+        --links_;
+        i += 2;
+        continue;
+      }
+      if (links_ == 0 && depth_ > 0 && inline_separator(i)) {
+        // `||` (and `!!` in a header line) separates cells anywhere on a cell line.
+        new_cell(i + 2, line_);
+        i += 2;
+        continue;
+      }
+      if (links_ > 0 || !(i == 0 || is_space(f_[i - 1]) || f_[i - 1] == '\n')) {
+        ++i;
+        continue;
+      }
+      i = at_boundary(i);
+    }
+  }
+
+private:
+  char at(std::size_t k) const { return k < f_.size() ? f_[k] : '\0'; }
+  bool inline_separator(std::size_t i) const {
+    char c = f_[i];
+    if (at(i + 1) != c) return false;
+    return (c == '|' && (line_ == Line::Cell || line_ == Line::Header)) || (c == '!' && line_ == Line::Header);
+  }
+  void line_break(std::size_t k) {
+    if (k > 0 && f_[k - 1] != '\n') breaks.push_back(static_cast<std::uint32_t>(k));
+  }
+  void new_cell(std::size_t content, Line kind) {
+    line_ = kind;
+    cell_start_ = content;
+    cell_attributes_seen_ = false;
+  }
+
+  void on_node(std::size_t k) {
+    const Node& n = tree_.node(flat_.node[k]);
+    if (depth_ == 0 || links_ > 0 || n.kind != NodeKind::Template) return;
+    // A block-style call (`{{Name |…`, as row templates are written) directly in a table
+    // expands to rows, which only work from a line start.
+    const Node& title = tree_.node(n.first_child);
+    std::string_view t = tree_.text(title);
+    if (!t.empty() && is_space(t.back()) && title.next_sibling != kNoNode) {
+      line_break(k);
+      line_ = Line::Row;
+    }
+  }
+
+  std::size_t at_boundary(std::size_t i) {
+    char c = f_[i], d = at(i + 1);
+    if (c == '{' && d == '|') {
+      line_break(i);
+      ++depth_;
+      line_ = Line::TableStart;
+      return i + 2;
+    }
+    if (depth_ > 0) {
+      if (c == '|' && d == '}') {
+        line_break(i);
+        --depth_;
+        line_ = Line::TableEnd;
+        return i + 2;
+      }
+      if (c == '|' && d == '-') {
+        line_break(i);
+        line_ = Line::Row;
+        std::size_t k = i + 1;
+        while (at(k) == '-') ++k;
+        return k;
+      }
+      if (c == '|' && d == '+') {
+        line_break(i);
+        new_cell(i + 2, Line::Caption);
+        return i + 2;
+      }
+      if (c == '|' && d == '|') {
+        if (line_ == Line::Cell || line_ == Line::Header) {
+          new_cell(i + 2, line_);  // inline cell on the same line
+        } else {
+          line_break(i);
+          new_cell(i + 2, Line::Cell);
+        }
+        return i + 2;
+      }
+      if (c == '|') {
+        bool in_cell = line_ == Line::Cell || line_ == Line::Header || line_ == Line::Caption;
+        if (in_cell && !cell_attributes_seen_ &&
+            looks_like_attributes(std::string_view(f_).substr(cell_start_, i - cell_start_))) {
+          cell_attributes_seen_ = true;
+          return i + 1;
+        }
+        line_break(i);
+        new_cell(i + 1, Line::Cell);
+        return i + 1;
+      }
+      if (c == '!' && d == '!' && line_ == Line::Header) {
+        new_cell(i + 2, Line::Header);
+        return i + 2;
+      }
+      if (c == '!' && (line_ == Line::Row || line_ == Line::TableStart)) {
+        line_break(i);
+        new_cell(i + 1, Line::Header);
+        return i + 1;
+      }
+      return i + 1;
+    }
+    if (c == '=' && d == '=') return heading(i);
+    if ((c == '*' || c == '#') && is_space(d) && list_item_context(i)) {
+      line_break(i);
+      return i + 1;
+    }
+    return i + 1;
+  }
+
+  // `== text ==` with matching runs of 2–6 '=' and a space inside each.
+  std::size_t heading(std::size_t i) {
+    constexpr std::size_t kMaxHeadingBytes = 300;
+    std::size_t run = 0;
+    while (at(i + run) == '=') ++run;
+    if (run < 2 || run > 6 || !is_space(at(i + run))) return i + run;
+    std::string closing(run, '=');
+    std::size_t limit = std::min(f_.size(), i + run + kMaxHeadingBytes);
+    for (std::size_t k = i + run + 1; k + run <= limit; ++k) {
+      char c = f_[k];
+      if (c == '\n' || (c == '[' && at(k + 1) == '[') || (c == '{' && at(k + 1) == '|')) break;
+      if (is_space(f_[k - 1]) && f_.compare(k, run, closing) == 0 && at(k + run) != '=' &&
+          (k + run == f_.size() || is_space(at(k + run)))) {
+        line_break(i);
+        if (k + run < f_.size()) line_break(k + run + 1);
+        return k + run;
+      }
+    }
+    return i + run;
+  }
+
+  // A '*' or '#' item marker: not arithmetic (`5 * 3`), so the text before it must end a
+  // sentence, a tag or another item.
+  bool list_item_context(std::size_t i) const {
+    std::size_t k = i;
+    while (k > 0 && is_space(f_[k - 1])) --k;
+    if (k == 0) return true;
+    char p = f_[k - 1];
+    return p == '>' || p == '.' || p == ':' || p == kPlaceholder;
+  }
+
+  const Tree& tree_;
+  const std::string& f_;
+  const Flat& flat_;
+  int depth_ = 0;
+  int links_ = 0;
+  Line line_ = Line::Text;
+  std::size_t cell_start_ = 0;
+  bool cell_attributes_seen_ = false;
+};
+
+}  // namespace
+
+RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Options& options,
+                            const DiagnosticTarget& diagnostics) {
+  RestoreResult result;
+  if (mode == RestoreMode::Never || (mode == RestoreMode::Auto && !looks_collapsed(text))) {
+    result.text = std::string(text);
+    return result;
+  }
+  Options quiet = options;
+  quiet.report_unclosed = false;  // the real preprocess run reports them
+  Tree tree = preprocess(text, quiet);
+  Flat flat;
+  flat.chars.reserve(text.size());
+  flat.from.reserve(text.size());
+  flat.node.reserve(text.size());
+  flatten(tree, tree.root, flat);
+  Scanner scanner(tree, flat);
+  scanner.run();
+  std::sort(scanner.breaks.begin(), scanner.breaks.end());
+  scanner.breaks.erase(std::unique(scanner.breaks.begin(), scanner.breaks.end()), scanner.breaks.end());
+
+  // Turn the blank before each line start into '\n'; insert one where there is none.
+  std::string out;
+  out.reserve(text.size() + scanner.breaks.size());
+  std::size_t copied = 0;
+  for (std::uint32_t k : scanner.breaks) {
+    std::uint32_t at = flat.from[k];
+    bool blank_before = k > 0 && flat.node[k - 1] == kNoNode && is_space(flat.chars[k - 1]) && flat.from[k - 1] + 1 == at;
+    if (blank_before) {
+      out.append(text.substr(copied, at - 1 - copied));
+      out += '\n';
+      ++result.replaced;
+    } else {
+      out.append(text.substr(copied, at - copied));
+      out += '\n';
+      ++result.inserted;
+    }
+    copied = at;
+  }
+  out.append(text.substr(copied));
+  result.text = std::move(out);
+  result.restored = true;
+  if (diagnostics.sink)
+    diagnostics.sink->warning(diagnostics.file, {1, 1},
+                              "page text has its newlines collapsed into spaces; restored " +
+                                  std::to_string(result.replaced + result.inserted) + " line breaks (" +
+                                  std::to_string(result.inserted) + " inserted)");
+  return result;
+}
+
+}  // namespace wikic::preprocess

@@ -1,0 +1,76 @@
+// Unit tests of src/extract: scoring expressions as WICA writes them.
+#include <doctest/doctest.h>
+
+#include "extract/points.hpp"
+
+using namespace wikic::extract;
+
+namespace {
+Points only(std::string_view text) {
+  auto all = find_points(text);
+  REQUIRE_MESSAGE(all.size() == 1, "expressions in '" << text << "': " << all.size());
+  return all[0];
+}
+}  // namespace
+
+TEST_CASE("the scoring expressions named in the rule-database issue") {
+  auto p = only("(+1) point / tile");
+  CHECK(p.op == PointsOp::add);
+  CHECK(p.value == 1);
+  CHECK(p.per == "tile");
+
+  p = only("\xC3\x97" "2 points");
+  CHECK(p.op == PointsOp::multiply);
+  CHECK(p.value == 2);
+  CHECK(p.per.empty());
+
+  p = only("1/2 points (rounded up)");
+  CHECK(p.op == PointsOp::fraction);
+  CHECK(p.value == 1);
+  CHECK(p.denominator == 2);
+  CHECK(p.rounding == "up");
+
+  p = only("(-3) points");
+  CHECK(p.op == PointsOp::add);
+  CHECK(p.value == -3);
+
+  p = only("16 points");
+  CHECK(p.op == PointsOp::fixed);
+  CHECK(p.value == 16);
+
+  p = only("(x0) points / tile");
+  CHECK(p.op == PointsOp::multiply);
+  CHECK(p.value == 0);
+  CHECK(p.per == "tile");
+
+  p = only("(+number on bathhouse) points / bathhouse");
+  CHECK(p.op == PointsOp::add);
+  CHECK(p.quantity == "number on bathhouse");
+  CHECK(p.per == "bathhouse");
+}
+
+TEST_CASE("expressions in running text from the seed page") {
+  auto all = find_points("(-2) points / ghost added to player's supply, 3 points / feature scored");
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].value == -2);
+  CHECK(all[0].per == "ghost added to player's supply");
+  CHECK(all[1].op == PointsOp::fixed);
+  CHECK(all[1].per == "feature scored");
+  CHECK(all[1].offset == 46);
+
+  auto each = only("2 points for each knight in the city");
+  CHECK(each.per == "knight in the city");
+  auto per = only("1 point per tile in the square space");
+  CHECK(per.per == "tile in the square space");
+  auto minus = only("(\xE2\x88\x92" "4) points");
+  CHECK(minus.value == -4);
+  CHECK(only("(x2) points for affected city").op == PointsOp::multiply);
+}
+
+TEST_CASE("text that is not a scoring expression") {
+  CHECK(find_points("Max2 points").empty());
+  CHECK(find_points("no points here").empty());
+  CHECK(find_points("Equal points to feature scoring").empty());
+  CHECK(find_points("").empty());
+  CHECK(find_points("(+) points").empty());
+}

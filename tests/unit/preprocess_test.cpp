@@ -1,0 +1,266 @@
+// Unit tests of the preprocess stage: MediaWiki-shaped trees for key cases, losslessness
+// on random and hostile input and on every parserTests input, diagnostics, and the
+// collapse → restore → preprocess property of line restoration.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "preprocess/preprocessor.hpp"
+#include "preprocess/printers.hpp"
+#include "preprocess/restore_lines.hpp"
+
+using namespace wikic::preprocess;
+
+namespace {
+
+// ../shared (parserTests, peers' data): read at test time, never copied into the repo.
+std::filesystem::path shared_dir() {
+#ifdef WIKIC_SHARED_DIR
+  if (std::string(WIKIC_SHARED_DIR).size() > 0) return WIKIC_SHARED_DIR;
+#endif
+  return std::filesystem::path(WIKIC_SOURCE_DIR) / ".." / "shared";
+}
+
+Options oracle_options(bool inclusion = false) {
+  Options o;
+  o.extension_tags = oracle_extension_tags();
+  o.for_inclusion = inclusion;
+  o.report_unclosed = false;
+  return o;
+}
+
+std::string xml(std::string_view text, bool inclusion = false) {
+  return to_xml(preprocess(text, oracle_options(inclusion)));
+}
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The tree's shape with whitespace removed from text: what line restoration must keep.
+void signature(const Tree& tree, NodeId id, std::string& out) {
+  const Node& n = tree.node(id);
+  if (n.kind == NodeKind::Text || n.kind == NodeKind::Comment) {
+    for (char c : tree.text(n))
+      if (c != ' ' && c != '\n' && c != '\t') out += c;
+    return;
+  }
+  out += '(';
+  out += n.kind == NodeKind::Heading ? "h" + std::to_string(n.level) : to_string(n.kind);
+  if (n.line_start) out += ":ls";
+  if (n.kind == NodeKind::ExtensionTag || n.kind == NodeKind::Ignore || n.kind == NodeKind::Equals)
+    out += tree.text(n);
+  for (NodeId c : tree.children(id)) signature(tree, c, out);
+  out += ')';
+}
+
+std::string signature(std::string_view text) {
+  Tree t = preprocess(text);
+  std::string out;
+  signature(t, t.root, out);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("templates, arguments and parts follow MediaWiki's structure") {
+  CHECK(xml("{{a|b=c|d}}") ==
+        "<root><template><title>a</title><part><name>b</name><equals>=</equals><value>c</value></part>"
+        "<part><name index=\"1\"/><value>d</value></part></template></root>");
+  CHECK(xml("x\n{{{1|}}}") ==
+        "<root>x\n<tplarg lineStart=\"1\"><title>1</title><part><name index=\"1\"/><value/></part></tplarg></root>");
+  CHECK(xml("{{{{{x}}}}}") == "<root><template><title><tplarg><title>x</title></tplarg></title></template></root>");
+  CHECK(xml("{{{{x}}}}") == "<root>{<tplarg><title>x</title></tplarg>}</root>");
+  CHECK(xml("{{a|b") == "<root>{{a|b</root>");
+  CHECK(xml("{{a|b=c") == "<root>{{a|b<equals>=</equals>c</root>");
+  CHECK(xml("[[a|{{b}}]]") == "<root>[[a|<template><title>b</title></template>]]</root>");
+  CHECK(xml("{{a|[[b|c]]}}") ==
+        "<root><template><title>a</title><part><name index=\"1\"/><value>[[b|c]]</value></part></template></root>");
+}
+
+TEST_CASE("comments on their own line take the newline; headings number in order") {
+  CHECK(xml("a\n  <!-- b -->  \nc") == "<root>a\n<comment>  &lt;!-- b --&gt;  \n</comment>c</root>");
+  CHECK(xml("==a==\n=b=") == "<root><h level=\"2\" i=\"1\">==a==</h>\n<h level=\"1\" i=\"2\">=b=</h></root>");
+  CHECK(xml("{{a|\n==b==\n}}") ==
+        "<root><template><title>a</title><part><name index=\"1\"/><value>\n<possible-h level=\"2\" i=\"1\">==b==</possible-h>\n"
+        "</value></part></template></root>");
+}
+
+TEST_CASE("include-control tags depend on the mode") {
+  CHECK(xml("<noinclude>a</noinclude>b") == "<root><ignore>&lt;noinclude&gt;</ignore>a<ignore>&lt;/noinclude&gt;</ignore>b</root>");
+  CHECK(xml("<noinclude>a</noinclude>b", true) == "<root><ignore>&lt;noinclude&gt;a&lt;/noinclude&gt;</ignore>b</root>");
+  CHECK(xml("x<onlyinclude>a</onlyinclude>y", true) ==
+        "<root><ignore>x&lt;onlyinclude&gt;</ignore>a<ignore>&lt;/onlyinclude&gt;y</ignore></root>");
+  CHECK(xml("<nowiki>{{a}}</nowiki>") ==
+        "<root><ext><name>nowiki</name><attr/><inner>{{a}}</inner><close>&lt;/nowiki&gt;</close></ext></root>");
+}
+
+TEST_CASE("extension tags are a parameter") {
+  Options o;
+  o.extension_tags = {"ref"};
+  Tree t = preprocess("<ref>{{a}}</ref><nowiki>{{b}}</nowiki>", o);
+  CHECK(to_xml(t) ==
+        "<root><ext><name>ref</name><attr/><inner>{{a}}</inner><close>&lt;/ref&gt;</close></ext>&lt;nowiki&gt;"
+        "<template><title>b</title></template>&lt;/nowiki&gt;</root>");
+}
+
+TEST_CASE("spans point into the source") {
+  std::string text = "ab{{c|d=e}}";
+  Tree t = preprocess(text);
+  NodeId tpl = t.node(t.root).last_child;
+  CHECK(t.node(tpl).kind == NodeKind::Template);
+  CHECK(t.text(t.node(tpl)) == "{{c|d=e}}");
+  NodeId part = t.node(t.node(tpl).first_child).next_sibling;
+  CHECK(t.text(t.node(part)) == "d=e");
+  CHECK(t.text(t.node(t.node(part).last_child)) == "e");
+}
+
+TEST_CASE("lossless on random markup-heavy input") {
+  const std::string atoms[] = {"{", "}", "[", "]", "|", "=", "<", ">", "-", "\n", " ", "\t", "a", "!", "/",
+                               "<!--", "-->", "<nowiki>", "</nowiki>", "<pre>", "</pre>", "<noinclude>",
+                               "</noinclude>", "<includeonly>", "</includeonly>", "<onlyinclude>", "</onlyinclude>",
+                               "==", "{{", "}}", "{{{", "}}}", "-{", "}-", "[[", "]]", "<ref/>", "\xC3\xA9"};
+  std::mt19937 rng(12345);
+  std::uniform_int_distribution<std::size_t> pick(0, std::size(atoms) - 1), len(0, 60);
+  for (int round = 0; round < 20000; ++round) {
+    std::string text;
+    for (std::size_t k = len(rng); k > 0; --k) text += atoms[pick(rng)];
+    for (bool inclusion : {false, true}) {
+      Tree t = preprocess(text, oracle_options(inclusion));
+      std::string back = to_wikitext(t);
+      if (back != text) FAIL("not lossless (inclusion=" << inclusion << "): " << text);
+    }
+  }
+}
+
+TEST_CASE("hostile input: deep nesting is cut with a diagnostic, time stays linear") {
+  wikic::support::DiagnosticSink sink;
+  std::string deep;
+  for (int k = 0; k < 200000; ++k) deep += "{{a|";
+  auto start = std::chrono::steady_clock::now();
+  Tree t = preprocess(deep, {}, {&sink, "deep"});
+  CHECK(to_wikitext(t) == deep);
+  CHECK(sink.warnings() >= 1);
+  bool depth_reported = false;
+  for (const auto& d : sink.all()) depth_reported |= d.message.find("nesting deeper") != std::string::npos;
+  CHECK(depth_reported);
+  std::string many;
+  for (int k = 0; k < 100000; ++k) many += "<nowiki><pre>[[{{x}}<ref ";
+  Tree t2 = preprocess(many);
+  CHECK(to_wikitext(t2) == many);
+  std::string closes(1000000, '}');
+  CHECK(to_wikitext(preprocess(closes)) == closes);
+  std::string eqs;
+  for (int k = 0; k < 100000; ++k) eqs += "\n==a<!--b-->";
+  CHECK(to_wikitext(preprocess(eqs)) == eqs);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(seconds < 20.0);
+}
+
+TEST_CASE("unclosed templates are reported at their line and column") {
+  wikic::support::DiagnosticSink sink;
+  preprocess("a\nb {{c|d", {}, {&sink, "f.wiki#P"});
+  REQUIRE(sink.all().size() == 1);
+  CHECK(sink.all()[0].format() == "f.wiki#P:2:3: warning: '{{' opened here is never closed; kept as text");
+}
+
+TEST_CASE("every parserTests input preprocesses losslessly") {
+  std::filesystem::path dir = shared_dir() / "parsertests";
+  if (!std::filesystem::exists(dir)) {
+    MESSAGE("no " << dir << "; skipped");
+    return;
+  }
+  std::size_t inputs = 0, files = 0;
+  auto start = std::chrono::steady_clock::now();
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".txt") continue;
+    ++files;
+    std::istringstream in(read(entry.path()));
+    std::string line, text;
+    bool in_wikitext = false;
+    auto flush = [&] {
+      if (!in_wikitext) return;
+      if (!text.empty() && text.back() == '\n') text.pop_back();
+      ++inputs;
+      for (bool inclusion : {false, true}) {
+        Tree t = preprocess(text, oracle_options(inclusion));
+        if (to_wikitext(t) != text) FAIL(entry.path().filename().string() << ": not lossless: " << text);
+        (void)to_xml(t);
+        (void)to_json(t);
+      }
+      text.clear();
+      in_wikitext = false;
+    };
+    while (std::getline(in, line)) {
+      if (line.rfind("!!", 0) == 0) {
+        flush();
+        std::string name = line.substr(2);
+        name.erase(0, name.find_first_not_of(" \t"));
+        name.erase(name.find_last_not_of(" \t\r") + 1);
+        in_wikitext = name == "wikitext";
+        continue;
+      }
+      if (in_wikitext) text += line + '\n';
+    }
+    flush();
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE(inputs << " parserTests wikitext inputs from " << files << " files, both modes, in " << seconds << " s");
+  CHECK(inputs > 2000);
+}
+
+TEST_CASE("restore mode words") {
+  RestoreMode m{};
+  CHECK(parse_restore_mode("always", m));
+  CHECK(m == RestoreMode::Always);
+  CHECK_FALSE(parse_restore_mode("sometimes", m));
+  CHECK_FALSE(looks_collapsed("short {| |- |}"));
+}
+
+TEST_CASE("collapse → restore → preprocess gives the original tree (modulo whitespace)") {
+  std::filesystem::path dir = std::filesystem::path(WIKIC_SOURCE_DIR) / "corpus" / "restore-lines";
+  std::size_t fixtures = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".wiki") continue;
+    ++fixtures;
+    std::string original = read(entry.path());
+    while (!original.empty() && original.back() == '\n') original.pop_back();
+    std::string collapsed = original;
+    for (char& c : collapsed)
+      if (c == '\n') c = ' ';
+    wikic::support::DiagnosticSink sink;
+    RestoreResult r = restore_lines(collapsed, RestoreMode::Always, {}, {&sink, entry.path().filename().string()});
+    CHECK(r.restored);
+    CHECK(sink.warnings() == 1);
+    INFO(entry.path().filename().string() << "\nrestored:\n" << r.text);
+    CHECK(signature(r.text) == signature(original));
+    MESSAGE(entry.path().filename().string() << ": " << std::count(original.begin(), original.end(), '\n')
+                                             << " original line breaks, " << r.replaced + r.inserted << " restored");
+    // Never: unchanged. Auto on the original: not collapsed, unchanged.
+    CHECK(restore_lines(collapsed, RestoreMode::Never).text == collapsed);
+    CHECK_FALSE(restore_lines(original, RestoreMode::Auto).restored);
+  }
+  CHECK(fixtures >= 3);
+}
+
+TEST_CASE("the seed page is detected as collapsed and restored") {
+  std::filesystem::path peers = shared_dir() / "peers" / "data";
+  if (!std::filesystem::exists(peers / "sdts.collapsed.wiki")) return;
+  std::string collapsed = read(peers / "sdts.collapsed.wiki");
+  CHECK(looks_collapsed(collapsed));
+  RestoreResult r = restore_lines(collapsed, RestoreMode::Auto);
+  REQUIRE(r.restored);
+  std::size_t lines = std::count(r.text.begin(), r.text.end(), '\n');
+  MESSAGE("seed: " << lines << " line breaks restored (" << r.inserted << " inserted)");
+  CHECK(lines > 1400);
+  CHECK(to_wikitext(preprocess(r.text)) == r.text);
+}

@@ -596,7 +596,7 @@ struct Expander::Impl {
   // -------------------------------------------------------------- magic words
   std::optional<std::string> magic_variable(const std::string& name) {
     if (name == "!") return "|";
-    if (name == "=") return std::nullopt;
+    if (name == "=") return "=";  // MediaWiki 1.39 registers {{=}} as a magic word
     return page_magic(name, *page_title);
   }
 

@@ -2,6 +2,8 @@
 // wfEscapeWikiText), reduced to what template lookup and magic words need.
 #include "expand/title.hpp"
 
+#include "expand/functions.hpp"
+
 #include <clocale>
 #include <cwctype>
 
@@ -96,7 +98,11 @@ std::string lc_first(std::string_view s) { return map_chars(s, lower, 1); }
 std::string to_upper(std::string_view s) { return map_chars(s, upper, std::string::npos); }
 std::string to_lower(std::string_view s) { return map_chars(s, lower, std::string::npos); }
 
-std::optional<Title> make_title(std::string_view raw, int default_ns, const ingest::SiteInfo& site) {
+std::optional<Title> make_title(std::string_view raw_text, int default_ns, const ingest::SiteInfo& site) {
+  // Title::newFromText decodes character references first ({{&#x54;emplate}} is {{Template}}).
+  std::string decoded = raw_text.find('&') == std::string_view::npos ? std::string(raw_text)
+                                                                     : decode_char_references(raw_text);
+  std::string_view raw = decoded;
   // Underscores are spaces; runs of whitespace collapse; ends are trimmed.
   std::string s;
   for (char c : raw) {

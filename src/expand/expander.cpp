@@ -194,15 +194,26 @@ struct Expander::Impl {
     at = line_indexes.at(origin.source).position(origin.span.begin);
     return src.file + "#" + src.title;
   }
+  /// " (in Template:X called at file:line:col)" for each call on the chain, innermost
+  /// first; a deep chain shows its first and last calls and counts the ones between.
   std::string chain_note(std::uint32_t chain) {
+    std::vector<std::uint32_t> links;
+    for (; chain != kNoChain && chain < result->calls.size() && links.size() <= kMaxTemplateDepth + 1;
+         chain = result->calls[chain].called_at.chain)
+      links.push_back(chain);
+    constexpr std::size_t head = 3, tail = 1;
     std::string out;
-    for (int guard = 0; chain != kNoChain && chain < result->calls.size() && guard <= kMaxTemplateDepth; ++guard) {
-      const Call& call = result->calls[chain];
+    for (std::size_t k = 0; k < links.size(); ++k) {
+      if (links.size() > head + tail + 1 && k == head) {
+        out += " (... " + std::to_string(links.size() - head - tail) + " more calls)";
+        k = links.size() - tail - 1;
+        continue;
+      }
+      const Call& call = result->calls[links[k]];
       support::Position at;
       std::string file = location(call.called_at, at);
       out += " (in " + call.template_title + " called at " + file + ":" + std::to_string(at.line) + ":" +
              std::to_string(at.column) + ")";
-      chain = call.called_at.chain;
     }
     return out;
   }

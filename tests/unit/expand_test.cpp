@@ -178,3 +178,47 @@ TEST_CASE("Translate markup is transparent and its units are kept as regions") {
   REQUIRE(e.result.translate_regions.size() == 1);
   CHECK(e.result.translate_regions[0].begin == 13);
 }
+
+TEST_CASE("limits are diagnostics with MediaWiki's output, never a crash") {
+  SUBCASE("template depth 100") {
+    std::vector<std::pair<std::string, std::string>> chain;
+    for (int i = 1; i <= 105; ++i)
+      chain.emplace_back("Template:D" + std::to_string(i), std::to_string(i) + " {{D" + std::to_string(i + 1) + "}}");
+    auto e = expand_with("Page", "{{D1}}", chain);
+    CHECK(e.result.text.find("100 {{<span class=\"error\">Expansion depth limit exceeded</span>}}") != std::string::npos);
+    REQUIRE(e.messages().size() == 1);
+    INFO(e.messages()[0]);
+    CHECK(e.messages()[0] == "t.wiki#Template:D100:1:7: warning: expansion depth limit (100) exceeded (in "
+                             "Template:D100 called at t.wiki#Template:D99:1:4) (in Template:D99 called at "
+                             "t.wiki#Template:D98:1:4) (in Template:D98 called at t.wiki#Template:D97:1:4) (... 96 "
+                             "more calls) (in Template:D1 called at page.wiki#Page:1:1)");
+  }
+  SUBCASE("post-expand include size of 2 MB") {
+    std::vector<std::pair<std::string, std::string>> doubling{{"Template:B0", std::string(1000, 'x')}};
+    for (int i = 1; i <= 11; ++i)
+      doubling.emplace_back("Template:B" + std::to_string(i),
+                            "{{B" + std::to_string(i - 1) + "}}{{B" + std::to_string(i - 1) + "}}");
+    auto e = expand_with("Page", "{{B11}}", doubling);
+    CHECK(e.result.text ==
+          "[[:Template:B10]]<!-- WARNING: template omitted, post-expand include size too large -->"
+          "[[:Template:B10]]<!-- WARNING: template omitted, post-expand include size too large -->");
+    REQUIRE_FALSE(e.messages().empty());
+    CHECK(e.messages()[0] == "t.wiki#Template:B11:1:1: warning: post-expand include size limit (2097152 bytes) "
+                             "exceeded; Template:B10 omitted (in Template:B11 called at page.wiki#Page:1:1)");
+  }
+  SUBCASE("an unsupported parser function stays visible") {
+    auto e = expand_with("Page", "{{#invoke:Module|f}}", {});
+    CHECK(e.result.text == "{{#invoke:Module|f}}");
+    REQUIRE(e.messages().size() == 1);
+    CHECK(e.messages()[0] == "page.wiki#Page:1:1: warning: unsupported parser function '#invoke' kept as text");
+  }
+}
+
+TEST_CASE("string parser functions") {
+  auto e = expand_with("Page",
+                       "{{padleft:7|3}}|{{padright:ab|5|xy}}|{{urlencode:a b/é}}|{{urlencode:a b|PATH}}|{{urlencode:a "
+                       "b|WIKI}}|{{anchorencode:Step 3B: Resolve}}|{{#titleparts:A/B/C|1|2}}|{{lc:ÉA}}|{{uc:éa}}|"
+                       "{{lcfirst:AB}}|{{ucfirst:ab}}|{{#tag:b|x|class=\"c\"}}",
+                       {});
+  CHECK(e.result.text == "007|abxyx|a+b%2F%C3%A9|a%20b|a_b|Step_3B:_Resolve|B|éa|ÉA|aB|Ab|<b class=\"c\">x</b>");
+}

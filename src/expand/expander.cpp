@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
-#include <regex>
 
 #include "expand/expr.hpp"
 #include "expand/functions.hpp"
@@ -132,28 +131,72 @@ struct Frame {
   bool is_template() const { return parent != nullptr; }
 };
 
+bool is_php_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/// PHP 8's is_numeric(): optional surrounding whitespace, a sign, digits with at most
+/// one '.', and an optional exponent ("1e3", ".5", "5." are numeric; "0x1A" is not).
+bool php_numeric(std::string_view s, double& value) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && is_php_space(s[b])) ++b;
+  while (e > b && is_php_space(s[e - 1])) --e;
+  std::string_view t = s.substr(b, e - b);
+  std::size_t i = 0;
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+  std::size_t digits = 0;
+  while (i < t.size() && is_digit(t[i])) ++i, ++digits;
+  if (i < t.size() && t[i] == '.') {
+    ++i;
+    while (i < t.size() && is_digit(t[i])) ++i, ++digits;
+  }
+  if (digits == 0) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    std::size_t j = i + 1;
+    if (j < t.size() && (t[j] == '+' || t[j] == '-')) ++j;
+    if (j < t.size() && is_digit(t[j])) {
+      while (j < t.size() && is_digit(t[j])) ++j;
+      i = j;
+    }
+  }
+  if (i != t.size()) return false;
+  value = std::strtod(std::string(t).c_str(), nullptr);
+  return true;
+}
+
 /// PHP's loose `==` between two strings as ParserFunctions uses it (#ifeq, #switch):
 /// numeric strings compare as numbers, anything else byte for byte.
 bool php_loose_equal(const std::string& a, const std::string& b) {
-  auto numeric = [](const std::string& s, double& v) {
-    std::string_view t = s;
-    // PHP 8: leading whitespace allowed, trailing whitespace allowed.
-    while (!t.empty() && (t.front() == ' ' || t.front() == '\t' || t.front() == '\n' || t.front() == '\r' ||
-                          t.front() == '\v' || t.front() == '\f'))
-      t.remove_prefix(1);
-    while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == '\r' ||
-                          t.back() == '\v' || t.back() == '\f'))
-      t.remove_suffix(1);
-    if (t.empty()) return false;
-    std::string u(t);
-    static const std::regex number(R"([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?)");
-    if (!std::regex_match(u, number)) return false;
-    v = std::strtod(u.c_str(), nullptr);
-    return true;
-  };
   double x, y;
-  if (numeric(a, x) && numeric(b, y)) return x == y;
+  if (php_numeric(a, x) && php_numeric(b, y)) return x == y;
   return a == b;
+}
+
+/// ParserFunctions::iferror's test: an opening strong/span/p/div tag whose class
+/// attribute has the word "error" (the extension's regular expression, spelled out).
+bool has_error_class(std::string_view s) {
+  for (std::size_t lt = s.find('<'); lt != std::string_view::npos; lt = s.find('<', lt + 1)) {
+    std::size_t name_end = lt + 1;
+    while (name_end < s.size() && std::isalpha(static_cast<unsigned char>(s[name_end]))) ++name_end;
+    std::string_view name = s.substr(lt + 1, name_end - lt - 1);
+    if (!(name == "strong" || name == "span" || name == "p" || name == "div")) continue;
+    if (name_end >= s.size() || !is_php_space(s[name_end])) continue;
+    std::size_t gt = s.find('>', name_end);
+    std::string_view tag = s.substr(name_end, (gt == std::string_view::npos ? s.size() : gt) - name_end);
+    for (std::size_t c = tag.find("class=\""); c != std::string_view::npos; c = tag.find("class=\"", c + 1)) {
+      if (c == 0 || !is_php_space(tag[c - 1])) continue;
+      std::size_t v = c + 7, close = tag.find('"', v);
+      if (close == std::string_view::npos) continue;
+      std::string_view value = tag.substr(v, close - v);
+      for (std::size_t i = 0; i < value.size();) {
+        while (i < value.size() && is_php_space(value[i])) ++i;
+        std::size_t j = i;
+        while (j < value.size() && !is_php_space(value[j])) ++j;
+        if (value.substr(i, j - i) == "error") return true;
+        i = j;
+      }
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -660,9 +703,7 @@ struct Expander::Impl {
       return expand_trim(php_loose_equal(left, right) ? arg_node(1) : arg_node(2));
     }
     if (name == "#iferror") {
-      static const std::regex error_class(
-          R"re(<(?:strong|span|p|div)\s(?:[^\s>]*\s+)*?class="(?:[^"\s>]*\s+)*?error(?:\s[^">]*)?")re");
-      bool is_error = std::regex_search(first, error_class);
+      bool is_error = has_error_class(first);
       if (is_error) return expand_trim(arg_node(0));
       if (parts.size() < 2) return text_of(first);
       return expand_trim(arg_node(1));

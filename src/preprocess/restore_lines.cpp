@@ -114,7 +114,8 @@ public:
     std::size_t i = 0;
     while (i < n) {
       char c = f_[i];
-      if (c == kPlaceholder) {
+      // A literal \x01 in the page is text: only flat positions made for a node count.
+      if (c == kPlaceholder && flat_.node[i] != kNoNode) {
         on_node(i);
         ++i;
         continue;

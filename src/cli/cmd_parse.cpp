@@ -1,6 +1,7 @@
 // `wikic parse INPUT [--page T] --tree pp|doc [--json] [--restore-lines=…]` prints the
-// tree of each page; `--roundtrip` instead checks that the preprocessor tree prints back
-// the page byte for byte (exit 0 iff every page does).
+// tree of each page (the document tree of the page after line restoration and template
+// expansion); `--roundtrip` instead checks that the preprocessor tree prints back the
+// page byte for byte (exit 0 iff every page does).
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -8,18 +9,30 @@
 #include "preprocess/preprocessor.hpp"
 #include "preprocess/printers.hpp"
 #include "preprocess/restore_lines.hpp"
+#include "expand/expander.hpp"
+#include "parse/from_expansion.hpp"
+#include "parse/printer.hpp"
 
 namespace wikic::cli {
 
 namespace {
 
-/// Hook for the document tree (`--tree doc`). The integrator wires the parse stage in
-/// here once it exists: build the document tree from `text` (already line-restored),
-/// print it to `out` as an S-expression or JSON, and return true. Until then it
-/// returns false and the command reports a usage error.
-bool print_document_tree(const std::string& /*file*/, const std::string& /*text*/, bool /*json*/,
-                         support::DiagnosticSink& /*sink*/, std::ostream& /*out*/) {
-  return false;
+/// Counts of a document tree, for `--stats`.
+std::string tree_stats(const std::string& title, const parse::Document& doc) {
+  std::size_t tables = 0, rows = 0, cells = 0, semantic = 0, headings = 0;
+  for (parse::NodeId id = 0; id < doc.size(); ++id) {
+    switch (doc.node(id).kind) {
+    case parse::NodeKind::Table: ++tables; break;
+    case parse::NodeKind::TableRow: ++rows; break;
+    case parse::NodeKind::TableCell: ++cells; break;
+    case parse::NodeKind::SemanticTemplate: ++semantic; break;
+    case parse::NodeKind::Heading: ++headings; break;
+    default: break;
+    }
+  }
+  return title + "\tnodes=" + std::to_string(doc.size()) + " headings=" + std::to_string(headings) +
+         " tables=" + std::to_string(tables) + " rows=" + std::to_string(rows) + " cells=" + std::to_string(cells) +
+         " semantic-templates=" + std::to_string(semantic) + "\n";
 }
 
 }  // namespace
@@ -35,6 +48,9 @@ Runner add_parse(CLI::App& app) {
     bool xml = false;
     bool roundtrip = false;
     bool transclusion = false;
+    bool stats = false;
+    bool no_expand = false;
+    bool print_restored = false;
     std::vector<std::string> extension_tags;
   };
   auto opt = std::make_shared<Options>();
@@ -53,6 +69,10 @@ Runner add_parse(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   cmd->add_flag("--roundtrip", opt->roundtrip, "Exit 0 iff the preprocessor tree prints back each page exactly");
+  cmd->add_flag("--stats", opt->stats, "--tree doc: one line of counts per page instead of the tree");
+  cmd->add_flag("--no-expand", opt->no_expand,
+                "--tree doc: parse the page as written, templates kept opaque (default: expand first)");
+  cmd->add_flag("--print-restored", opt->print_restored, "Print each page's wikitext after line restoration");
   return [opt] {
     support::DiagnosticSink sink(support::print_to(std::cerr));
     ingest::InputOptions input_options;
@@ -67,7 +87,18 @@ Runner add_parse(CLI::App& app) {
       pp.extension_tags = opt->extension_tags;
     std::size_t mismatches = 0;
     bool usage_error = false;
-    auto stats = ingest::read_inputs(opt->inputs, input_options, sink, [&](const ingest::SiteInfo&, ingest::Page&& page) {
+    // The document tree is built from the expanded page, so templates must be known
+    // first: pages are kept until the whole input is read.
+    bool keep_pages = opt->tree == "doc" && !opt->roundtrip && !opt->print_restored;
+    std::vector<ingest::Page> pages;
+    std::optional<expand::TemplateStore> store;
+    auto stats = ingest::read_inputs(opt->inputs, input_options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
+      if (keep_pages) {
+        if (!store) store.emplace(site);
+        store->add(page);
+        if (opt->page.empty() || page.title == opt->page) pages.push_back(std::move(page));
+        return;
+      }
       if (usage_error || (!opt->page.empty() && page.title != opt->page)) return;
       const std::string& raw = page.revision.text;
       std::string file = page.source.file + "#" + page.title;
@@ -81,11 +112,8 @@ Runner add_parse(CLI::App& app) {
         return;
       }
       preprocess::RestoreResult restored = preprocess::restore_lines(raw, restore, pp, {&sink, file});
-      if (opt->tree == "doc") {
-        if (!print_document_tree(file, restored.text, opt->json, sink, std::cout)) {
-          std::cerr << "wikic parse: `--tree doc` needs the parse stage, which is not built in yet\n";
-          usage_error = true;
-        }
+      if (opt->print_restored) {
+        std::cout << restored.text << '\n';
         return;
       }
       preprocess::Tree tree = preprocess::preprocess(restored.text, pp, {&sink, file});
@@ -96,6 +124,33 @@ Runner add_parse(CLI::App& app) {
       else
         std::cout << preprocess::to_sexpr(tree);
     });
+    if (keep_pages) {
+      if (!store) store.emplace(ingest::default_site());
+      expand::ExpandOptions expand_options;
+      if (!pp.extension_tags.empty()) expand_options.extension_tags = pp.extension_tags;
+      expand::Expander expander(*store, expand_options, sink);
+      for (auto& page : pages) {
+        std::string file = page.source.file + "#" + page.title;
+        preprocess::RestoreResult restored = preprocess::restore_lines(page.revision.text, restore, pp, {&sink, file});
+        if (restored.restored) page.revision.text = std::move(restored.text);
+        parse::ParseOptions parse_options;
+        parse_options.page = file;
+        parse::Document doc;
+        std::optional<expand::Expansion> expansion;
+        if (opt->no_expand) {
+          doc = parse::parse_document(page.revision.text, sink, parse_options);
+        } else {
+          expansion = expander.expand_page(page);
+          doc = parse::parse_expansion(*expansion, sink, parse_options);
+        }
+        if (opt->stats)
+          std::cout << tree_stats(page.title, doc);
+        else if (opt->json)
+          std::cout << parse::to_json(doc) << '\n';
+        else
+          std::cout << parse::to_sexpr(doc);
+      }
+    }
     std::cout.flush();
     if (usage_error) return static_cast<int>(Exit::usage_or_io);
     int code = finish(sink, stats.pages, stats.io_failure);

@@ -103,6 +103,46 @@ std::string Expansion::describe(const Origin& origin) const {
   return out;
 }
 
+Expansion::Location Expansion::locate(const Origin& origin) const {
+  Location loc;
+  const SourceText& src = sources.at(origin.source);
+  loc.file = src.file + "#" + src.title;
+  loc.at = source_lines.at(origin.source).position(origin.span.begin);
+  // The chain, innermost call first; a deep one shows its first and last calls and
+  // counts the ones between.
+  std::vector<std::uint32_t> links;
+  for (std::uint32_t chain = origin.chain; chain != kNoChain && chain < calls.size() && links.size() <= kMaxTemplateDepth + 1;
+       chain = calls[chain].called_at.chain)
+    links.push_back(chain);
+  constexpr std::size_t head = 3, tail = 1;
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    if (links.size() > head + tail + 1 && k == head) {
+      loc.chain += " (... " + std::to_string(links.size() - head - tail) + " more calls)";
+      k = links.size() - tail - 1;
+      continue;
+    }
+    const Call& call = calls[links[k]];
+    const SourceText& at = sources.at(call.called_at.source);
+    auto pos = source_lines.at(call.called_at.source).position(call.called_at.span.begin);
+    loc.chain += " (in " + call.template_title + " called at " + at.file + "#" + at.title + ":" +
+                 std::to_string(pos.line) + ":" + std::to_string(pos.column) + ")";
+  }
+  return loc;
+}
+
+Expansion::Location Expansion::locate_offset(std::size_t offset) const {
+  auto it = std::upper_bound(segments.begin(), segments.end(), offset,
+                             [](std::size_t off, const Segment& s) { return off < s.end; });
+  if (it == segments.end()) {
+    if (segments.empty()) return {sources.empty() ? "" : sources[0].file + "#" + sources[0].title, {1, 1}, ""};
+    --it;
+  }
+  Origin o = it->origin;
+  // Inside a segment that maps byte for byte, move to the exact byte.
+  if (offset >= it->begin && o.span.size() == it->end - it->begin) o.span.begin += static_cast<std::uint32_t>(offset - it->begin);
+  return locate(o);
+}
+
 // ---------------------------------------------------------------- Expander
 
 namespace {
@@ -210,7 +250,6 @@ struct Expander::Impl {
   Expansion* result = nullptr;
   const ingest::Page* page = nullptr;
   std::optional<Title> page_title;
-  std::vector<support::LineIndex> line_indexes;  ///< per source, for diagnostics
   std::uint64_t node_count = 0;
   int expand_depth = 0;
   std::uint64_t include_size = 0;  ///< Parser::incrementIncludeSize('post-expand')
@@ -232,38 +271,9 @@ struct Expander::Impl {
   }
 
   // -------------------------------------------------------------- diagnostics
-  std::string location(const Origin& origin, support::Position& at) {
-    const SourceText& src = result->sources.at(origin.source);
-    at = line_indexes.at(origin.source).position(origin.span.begin);
-    return src.file + "#" + src.title;
-  }
-  /// " (in Template:X called at file:line:col)" for each call on the chain, innermost
-  /// first; a deep chain shows its first and last calls and counts the ones between.
-  std::string chain_note(std::uint32_t chain) {
-    std::vector<std::uint32_t> links;
-    for (; chain != kNoChain && chain < result->calls.size() && links.size() <= kMaxTemplateDepth + 1;
-         chain = result->calls[chain].called_at.chain)
-      links.push_back(chain);
-    constexpr std::size_t head = 3, tail = 1;
-    std::string out;
-    for (std::size_t k = 0; k < links.size(); ++k) {
-      if (links.size() > head + tail + 1 && k == head) {
-        out += " (... " + std::to_string(links.size() - head - tail) + " more calls)";
-        k = links.size() - tail - 1;
-        continue;
-      }
-      const Call& call = result->calls[links[k]];
-      support::Position at;
-      std::string file = location(call.called_at, at);
-      out += " (in " + call.template_title + " called at " + file + ":" + std::to_string(at.line) + ":" +
-             std::to_string(at.column) + ")";
-    }
-    return out;
-  }
   void warn(const Origin& origin, const std::string& message) {
-    support::Position at;
-    std::string file = location(origin, at);
-    sink.warning(file, at, message + chain_note(origin.chain));
+    auto where = result->locate(origin);
+    sink.warning(where.file, where.at, message + where.chain);
   }
 
   // -------------------------------------------------------------- sources
@@ -272,7 +282,7 @@ struct Expander::Impl {
     auto [it, fresh] = source_of_title.try_emplace(title, static_cast<std::uint32_t>(result->sources.size()));
     if (fresh) {
       result->sources.push_back({title, file, text_at});
-      line_indexes.emplace_back(text);
+      result->source_lines.emplace_back(text);
     }
     return it->second;
   }
@@ -823,7 +833,6 @@ Expansion Expander::expand_page(const ingest::Page& page) {
   im.page = &page;
   im.page_title = make_title(page.title, 0, im.store.site());
   if (!im.page_title) im.page_title = Title{page.ns, page.title, page.title, ""};
-  im.line_indexes.clear();
   im.source_of_title.clear();
   im.node_count = 0;
   im.expand_depth = 0;

@@ -106,6 +106,21 @@ struct Expansion {
   std::string text_with_semantic_calls() const;
   /// "file:line:col" of a source origin, and " (in Template:X called at …)" for its chain.
   std::string describe(const Origin& origin) const;
+
+  /// A diagnostic location for an origin: the source's `file#title`, the position in
+  /// that source, and the note naming the template calls it was expanded in.
+  struct Location {
+    std::string file;
+    support::Position at;
+    std::string chain;  ///< " (in Template:X called at f#P:3:1)…", or ""
+  };
+  Location locate(const Origin& origin) const;
+  /// The location of byte `offset` of `text` (the page itself where nothing is known).
+  Location locate_offset(std::size_t offset) const;
+
+  /// Line indexes of the sources (they view the texts of the page and the template
+  /// store, which must outlive the Expansion for locate() to be used).
+  std::vector<support::LineIndex> source_lines;
 };
 
 /// The marker MediaWiki-style strip markers use: parse recognises it as a node.

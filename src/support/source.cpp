@@ -28,6 +28,17 @@ Position LineIndex::position(std::size_t offset) const {
   return {line, 1 + code_points(text_.substr(start, offset - start))};
 }
 
+std::size_t LineIndex::offset(Position at) const {
+  if (at.line == 0) return 0;
+  std::size_t line = std::min<std::size_t>(at.line, starts_.size());
+  std::size_t i = starts_[line - 1];
+  for (std::uint32_t col = 1; col < at.column && i < text_.size() && text_[i] != '\n'; ++col) {
+    ++i;
+    while (i < text_.size() && is_continuation(text_[i])) ++i;
+  }
+  return i;
+}
+
 std::size_t count_newlines(std::string_view text) {
   std::size_t n = 0;
   const char* p = text.data();

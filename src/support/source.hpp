@@ -35,6 +35,8 @@ public:
   /// Position of byte `offset`; offsets past the end map to the end of the text.
   Position position(std::size_t offset) const;
   std::size_t line_count() const { return starts_.size(); }
+  /// The byte offset of a position (the inverse of position(); clamped to the text).
+  std::size_t offset(Position at) const;
   /// Byte offset where 1-based `line` starts.
   std::size_t line_start(std::uint32_t line) const { return starts_.at(line - 1); }
 

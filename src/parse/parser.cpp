@@ -1,0 +1,1697 @@
+// Wikitext → Document. Two levels like cmark: lines are classified first (tables after
+// Parser::doTableStuff, headings after doHeadings, lists/pre/paragraphs after
+// BlockLevelPass), then each line's inline content is lexed and built (tags, links,
+// doQuotes, entities). One stack of open nodes serves both levels, because HTML tags in
+// real pages open before a table and close after it; recovery on that stack follows the
+// HTML tree builder (Remex) that MediaWiki and browsers apply to the output.
+#include "parse/parser.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstring>
+
+#include "parse/limits.hpp"
+
+namespace wikic::parse {
+
+namespace {
+
+// --- character helpers -------------------------------------------------------------
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alnum(char c) { return is_alpha(c) || is_digit(c); }
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool istarts_with(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i)
+    if (lower(s[i]) != prefix[i]) return false;
+  return true;
+}
+
+// --- tag table (Sanitizer::getRecognizedTagData, MediaWiki 1.39) --------------------
+
+enum TagFlag : std::uint8_t {
+  kVoid = 1,      // never has content (br, hr, wbr)
+  kBlock = 2,     // closes an open paragraph, as BlockLevelPass and the tree builder do
+  kScope = 4,     // td th caption table: end tags do not reach past it (HTML "scope")
+  kTablePart = 8, // td th tr caption table: matched against the HTML table only
+  kFlow = 16,     // text directly inside gets paragraphs (div, center, blockquote)
+};
+
+struct TagInfo {
+  std::string_view name;
+  std::uint8_t flags;
+};
+
+constexpr TagInfo kTags[] = {
+    {"b", 0}, {"bdi", 0}, {"del", 0}, {"i", 0}, {"ins", 0}, {"u", 0}, {"font", 0},
+    {"big", 0}, {"small", 0}, {"sub", 0}, {"sup", 0}, {"h1", kBlock}, {"h2", kBlock},
+    {"h3", kBlock}, {"h4", kBlock}, {"h5", kBlock}, {"h6", kBlock}, {"cite", 0},
+    {"code", 0}, {"em", 0}, {"s", 0}, {"strike", 0}, {"strong", 0}, {"tt", 0}, {"var", 0},
+    {"div", kBlock | kFlow}, {"center", kBlock | kFlow}, {"blockquote", kBlock | kFlow},
+    {"ol", kBlock}, {"ul", kBlock}, {"dl", kBlock}, {"table", kBlock | kScope | kTablePart},
+    {"ruby", 0}, {"rb", 0}, {"rp", 0}, {"rt", 0}, {"rtc", 0}, {"p", kBlock}, {"span", 0},
+    {"abbr", 0}, {"dfn", 0}, {"kbd", 0}, {"samp", 0}, {"data", 0}, {"time", 0},
+    {"mark", 0}, {"q", 0}, {"bdo", 0}, {"br", kVoid}, {"wbr", kVoid}, {"hr", kVoid | kBlock},
+    {"li", kBlock}, {"dt", kBlock}, {"dd", kBlock},
+    {"td", kBlock | kScope | kTablePart}, {"th", kBlock | kScope | kTablePart},
+    {"tr", kBlock | kTablePart}, {"caption", kBlock | kScope | kTablePart},
+    {"meta", kVoid}, {"link", kVoid},
+};
+
+const TagInfo* find_tag(std::string_view name) {
+  if (name.empty() || name.size() > 10) return nullptr;
+  char buf[10];
+  for (std::size_t i = 0; i < name.size(); ++i) buf[i] = lower(name[i]);
+  std::string_view n(buf, name.size());
+  for (const TagInfo& t : kTags)
+    if (t.name.size() == n.size() && t.name[0] == n[0] && t.name == n) return &t;
+  return nullptr;
+}
+
+// Extension tags are opaque to this stage (they are strip markers in MediaWiki by now);
+// `pre` and `nowiki` become literal text. Include-control tags are dropped.
+constexpr std::string_view kExtensionTags[] = {
+    "nowiki", "pre", "ref", "references", "gallery", "math", "syntaxhighlight", "source",
+    "poem", "section", "translate", "tvar", "languages", "templatedata", "indicator",
+    "categorytree", "inputbox", "timeline", "score", "graph", "chem", "ce", "hiero",
+    "charinsert", "imagemap", "mapframe", "maplink", "templatestyles", "tabber"};
+constexpr std::string_view kIncludeTags[] = {"noinclude", "includeonly", "onlyinclude"};
+
+// --- atomic regions ----------------------------------------------------------------
+// Comments, ext tags, unexpanded templates and semantic markers are found in one
+// pre-pass; line splitting and every scanner jump over them, so a `|` or a newline
+// inside a template never changes the block structure.
+
+enum class RegionKind : std::uint8_t { Comment, Template, Nowiki, Pre, Extension, Semantic };
+
+struct Region {
+  std::uint32_t begin = 0, end = 0;
+  RegionKind kind = RegionKind::Comment;
+  std::uint32_t index = 0;              // semantic ref index
+  std::uint32_t open_end = 0;           // end of the opening tag (ext tags)
+  std::uint32_t close_begin = 0;        // start of the closing tag (ext tags)
+  std::string_view tag;                 // ext tag name (canonical)
+  bool unclosed = false;
+};
+
+// Image options recognised by Parser::makeImage (magic words img_*), English forms.
+bool is_image_option(std::string_view o) {
+  while (!o.empty() && is_space(o.front())) o.remove_prefix(1);
+  while (!o.empty() && is_space(o.back())) o.remove_suffix(1);
+  static constexpr std::string_view kWords[] = {
+      "thumb", "thumbnail", "frame", "framed", "frameless", "border", "left", "right",
+      "center", "centre", "none", "baseline", "sub", "super", "sup", "top", "text-top",
+      "middle", "bottom", "text-bottom", "upright"};
+  for (std::string_view w : kWords)
+    if (o == w) return true;
+  static constexpr std::string_view kPrefixes[] = {"link=", "alt=", "page=", "class=",
+                                                   "lang=", "upright=", "thumb=",
+                                                   "thumbnail=", "manualthumb=", "start=",
+                                                   "end=", "loop", "muted", "lossy="};
+  for (std::string_view p : kPrefixes)
+    if (o.substr(0, p.size()) == p) return true;
+  // Sizes: 100px, x50px, 100x50px (img_width).
+  if (o.size() > 2 && o.substr(o.size() - 2) == "px") {
+    std::string_view d = o.substr(0, o.size() - 2);
+    bool ok = !d.empty();
+    int x = 0;
+    for (char c : d) {
+      if (c == 'x') ++x;
+      else if (!is_digit(c) && c != ' ') ok = false;
+    }
+    return ok && x <= 1 && d != "x";
+  }
+  return false;
+}
+
+constexpr std::string_view kUrlProtocols[] = {
+    "http://", "https://", "ftp://", "ftps://", "sftp://", "irc://", "ircs://", "news:",
+    "mailto:", "gopher://", "telnet://", "nntp://", "worldwind://", "svn://", "git://",
+    "mms://", "ssh://", "tel:", "sms:", "urn:", "xmpp:", "geo:", "magnet:", "bitcoin:",
+    "redis://", "//"};
+
+std::size_t url_protocol_length(std::string_view s) {
+  if (s.empty() || (!is_alpha(s[0]) && s[0] != '/')) return 0;
+  for (std::string_view p : kUrlProtocols)
+    if (istarts_with(s, p)) return p.size();
+  return 0;
+}
+
+// --- inline tokens -----------------------------------------------------------------
+
+enum class Tok : std::uint8_t { Text, Quote, StartTag, EndTag, Link, File, ExtLink, Entity,
+                                Region, Skip };
+
+enum QuoteOp : std::uint8_t { kNone = 0, kOpenB, kOpenI, kCloseB, kCloseI };
+
+struct Token {
+  Tok kind = Tok::Text;
+  std::uint32_t b = 0, e = 0;       // whole token
+  std::uint32_t ib = 0, ie = 0;     // inner: attributes of a tag, link text/caption, ext text
+  std::uint32_t tb = 0, te = 0;     // link target / URL
+  const TagInfo* tag = nullptr;
+  bool self_closing = false;
+  std::uint32_t region = 0;
+  std::uint8_t ops[4] = {kNone, kNone, kNone, kNone};
+};
+
+struct Open {
+  NodeId node;
+  NodeKind kind;
+  std::uint8_t flags = 0;
+  std::string_view tag;
+  // Tables only: a `|-` seen but not yet given a cell. doTableStuff emits <tr> when the
+  // first cell comes, so a row without cells leaves no trace in MediaWiki's output.
+  bool row_pending = false;
+  std::uint32_t row_b = 0, row_e = 0, row_attr_b = 0;
+};
+
+class Builder {
+public:
+  Builder(Document& doc, std::uint16_t source, NodeId root, support::DiagnosticSink& sink,
+          const ParseOptions& options, const std::vector<SemanticNodeRef>* semantic,
+          support::Span diag_anchor, std::string context, std::size_t* diagnostic_count)
+      : doc_(doc), src_(source), text_(doc.source(source)), sink_(sink), opt_(options),
+        semantic_(semantic), diag_anchor_(diag_anchor), context_(std::move(context)),
+        diagnostic_count_(diagnostic_count) {
+    stack_.push_back({root, doc.node(root).kind, 0, {}});
+  }
+
+  void run() {
+    find_regions();
+    std::uint32_t pos = 0;
+    const auto n = static_cast<std::uint32_t>(text_.size());
+    while (pos <= n) {
+      if (exhausted_) {
+        if (pos < n) doc_.add_node(NodeKind::Text, src_, {pos, n}, stack_.front().node);
+        break;
+      }
+      std::uint32_t le = line_end(pos);
+      process_line(pos, le);
+      if (le >= n) break;
+      newline(le);
+      pos = le + 1;
+    }
+    const auto end = static_cast<std::uint32_t>(text_.size());
+    while (stack_.size() > 1) close_top(end, true);
+    doc_.mutable_node(stack_.front().node).span.end = end;
+  }
+
+private:
+  Document& doc_;
+  std::uint16_t src_;
+  std::string_view text_;
+  support::DiagnosticSink& sink_;
+  const ParseOptions& opt_;
+  const std::vector<SemanticNodeRef>* semantic_;
+  support::Span diag_anchor_;
+  std::string context_;
+  std::size_t* diagnostic_count_;
+
+  std::vector<Region> regions_;
+  std::vector<Open> stack_;
+  struct ListLevel {
+    std::size_t index;  // stack index of the List
+    NodeId node;
+    char marker;        // `;` normalised to `:` (BlockLevelPass compares them equal)
+  };
+  std::vector<ListLevel> lists_;
+  std::size_t pre_index_ = 0;
+  NodeId pre_node_ = kNoNode;
+  bool depth_reported_ = false;
+  bool line_blocky_ = false;
+  bool exhausted_ = false;
+  std::size_t inline_depth_ = 0;
+  std::vector<std::vector<Token>> token_pool_;
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> pair_pool_;
+  std::vector<std::uint32_t> link_opens_;
+
+  // --- diagnostics ---
+
+  void warn(std::uint32_t offset, const std::string& message) {
+    if (*diagnostic_count_ >= kMaxDiagnostics) return;
+    if (++*diagnostic_count_ == kMaxDiagnostics) {
+      sink_.warning(opt_.page, doc_.position(src_ == 0 ? offset : diag_anchor_.begin),
+                    "more than " + std::to_string(kMaxDiagnostics) +
+                        " diagnostics on this page; the rest are suppressed");
+      return;
+    }
+    if (src_ == 0) {
+      sink_.warning(opt_.page, doc_.position(offset), message);
+    } else {
+      sink_.warning(opt_.page, doc_.position(diag_anchor_.begin), message + " (" + context_ + ")");
+    }
+  }
+
+  // --- regions ---
+
+  void find_regions() {
+    const std::string_view t = text_;
+    const auto n = static_cast<std::uint32_t>(t.size());
+    // Semantic markers first: they are authoritative spans from the expander.
+    std::size_t next_semantic = 0;
+    if (semantic_) {
+      std::uint32_t last = 0;
+      for (std::size_t k = 0; k < semantic_->size(); ++k) {
+        const auto& m = (*semantic_)[k].marker;
+        if (m.begin < last || m.end <= m.begin || m.end > n) {
+          warn(std::min(m.begin, n), "semantic template marker out of order or out of range; ignored");
+          continue;
+        }
+        Region r;
+        r.begin = m.begin;
+        r.end = m.end;
+        r.kind = RegionKind::Semantic;
+        r.index = static_cast<std::uint32_t>(k);
+        regions_.push_back(r);
+        last = m.end;
+      }
+    }
+    std::vector<Region> semantic_regions;
+    semantic_regions.swap(regions_);
+
+    struct BraceFrame {
+      std::uint32_t pos;
+      std::uint32_t count;
+    };
+    std::vector<BraceFrame> braces;
+    // Names whose closing tag is known to be absent after some offset: keeps unclosed
+    // `<ref>` spam linear instead of rescanning the rest of the page each time.
+    std::vector<std::pair<std::string_view, std::uint32_t>> no_close;
+
+    std::uint32_t i = 0;
+    while (i < n) {
+      if (next_semantic < semantic_regions.size() && semantic_regions[next_semantic].begin <= i) {
+        const Region& s = semantic_regions[next_semantic++];
+        if (s.begin == i || s.end > i) {
+          regions_.push_back(s);
+          i = std::max(i, s.end);
+          continue;
+        }
+      }
+      std::uint32_t limit = next_semantic < semantic_regions.size()
+                                ? semantic_regions[next_semantic].begin : n;
+      // Skip quickly to the next byte that can open or close a region.
+      static constexpr auto kRegionStart = [] {
+        std::array<bool, 256> tab{};
+        tab['<'] = tab['{'] = tab['}'] = true;
+        return tab;
+      }();
+      while (i < limit && !kRegionStart[static_cast<unsigned char>(t[i])]) ++i;
+      if (i >= limit) {
+        if (i >= n) break;
+        continue;
+      }
+      char c = t[i];
+      if (c == '<' && i < limit) {
+        if (t.compare(i, 4, "<!--") == 0) {
+          std::size_t close = t.find("-->", i + 4);
+          Region r;
+          r.begin = i;
+          r.kind = RegionKind::Comment;
+          if (close == std::string_view::npos) {
+            r.end = n;
+            r.unclosed = true;
+          } else {
+            r.end = static_cast<std::uint32_t>(close + 3);
+          }
+          regions_.push_back(r);
+          i = r.end;
+          continue;
+        }
+        if (std::uint32_t e = try_extension_tag(i, no_close); e != 0) {
+          i = e;
+          continue;
+        }
+        ++i;
+        continue;
+      }
+      if (opt_.opaque_templates && (c == '{' || c == '}')) {
+        std::uint32_t run = 1;
+        while (i + run < limit && t[i + run] == c) ++run;
+        if (run >= 2 && c == '{') {
+          braces.push_back({i, run});
+        } else if (run >= 2 && c == '}') {
+          std::uint32_t left = run;
+          std::uint32_t at = i;
+          while (left >= 2 && !braces.empty()) {
+            BraceFrame& f = braces.back();
+            std::uint32_t take = (f.count >= 3 && left >= 3) ? 3 : 2;
+            f.count -= take;
+            left -= take;
+            at += take;
+            Region r;
+            r.begin = f.pos + f.count;
+            r.end = at;
+            r.kind = RegionKind::Template;
+            regions_.push_back(r);
+            if (f.count < 2) braces.pop_back();
+          }
+        }
+        i += run;
+        continue;
+      }
+      ++i;
+    }
+    // Keep only outermost regions: nested template matches and comments inside
+    // templates are part of their enclosing region.
+    std::sort(regions_.begin(), regions_.end(), [](const Region& a, const Region& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
+    });
+    std::vector<Region> outer;
+    outer.reserve(regions_.size());
+    for (const Region& r : regions_) {
+      if (!outer.empty() && r.begin < outer.back().end) continue;
+      outer.push_back(r);
+    }
+    regions_.swap(outer);
+    for (const Region& r : regions_)
+      if (r.unclosed && r.kind == RegionKind::Comment)
+        warn(r.begin, "<!-- opened here is never closed; the rest of the page is a comment");
+  }
+
+  // Recognises `<name attrs>…</name>` for an extension tag at i and records it;
+  // returns the end offset, or 0 if there is none (then `<` is ordinary text).
+  std::uint32_t try_extension_tag(std::uint32_t i,
+                                  std::vector<std::pair<std::string_view, std::uint32_t>>& no_close) {
+    const std::string_view t = text_;
+    std::uint32_t j = i + 1;
+    while (j < t.size() && is_alnum(t[j])) ++j;
+    std::string_view name = t.substr(i + 1, j - i - 1);
+    if (name.empty()) return 0;
+    std::string_view canon;
+    for (std::string_view e : kExtensionTags)
+      if (name.size() == e.size() && istarts_with(name, e)) canon = e;
+    if (canon.empty()) return 0;
+    if (j < t.size() && !(is_space(t[j]) || t[j] == '>' || t[j] == '/' || t[j] == '\n')) return 0;
+    std::size_t gt = t.find('>', j);
+    if (gt == std::string_view::npos) return 0;
+    Region r;
+    r.begin = i;
+    r.open_end = static_cast<std::uint32_t>(gt + 1);
+    r.tag = canon;
+    r.kind = canon == "nowiki" ? RegionKind::Nowiki
+             : canon == "pre"  ? RegionKind::Pre
+                               : RegionKind::Extension;
+    if (t[gt - 1] == '/') {  // <ref name="x" />
+      r.end = r.close_begin = r.open_end;
+      regions_.push_back(r);
+      return r.end;
+    }
+    for (auto& [nm, after] : no_close)
+      if (nm == canon && after <= r.open_end) return 0;
+    // Find `</name\s*>` case-insensitively.
+    std::size_t k = r.open_end;
+    while ((k = t.find("</", k)) != std::string_view::npos) {
+      if (istarts_with(t.substr(k + 2), canon)) {
+        std::size_t m = k + 2 + canon.size();
+        while (m < t.size() && is_space(t[m])) ++m;
+        if (m < t.size() && t[m] == '>') {
+          r.close_begin = static_cast<std::uint32_t>(k);
+          r.end = static_cast<std::uint32_t>(m + 1);
+          regions_.push_back(r);
+          return r.end;
+        }
+      }
+      k += 2;
+    }
+    no_close.emplace_back(canon, r.open_end);
+    return 0;
+  }
+
+  // First region whose end is after `pos`.
+  std::size_t region_at_or_after(std::uint32_t pos) const {
+    auto it = std::upper_bound(regions_.begin(), regions_.end(), pos,
+                               [](std::uint32_t p, const Region& r) { return p < r.end; });
+    return static_cast<std::size_t>(it - regions_.begin());
+  }
+
+  // End of the line starting at pos: the next newline that is not inside a region.
+  std::uint32_t line_end(std::uint32_t pos) const {
+    const auto n = static_cast<std::uint32_t>(text_.size());
+    std::size_t r = region_at_or_after(pos);
+    std::uint32_t from = pos;
+    for (;;) {
+      const void* hit = std::memchr(text_.data() + from, '\n', n - from);
+      if (!hit) return n;
+      auto nl = static_cast<std::uint32_t>(static_cast<const char*>(hit) - text_.data());
+      while (r < regions_.size() && regions_[r].end <= nl) ++r;
+      if (r < regions_.size() && regions_[r].begin < nl) {
+        from = regions_[r].end;
+        if (from >= n) return n;
+        continue;
+      }
+      return nl;
+    }
+  }
+
+  // Next offset in [from, to) where `c` occurs outside regions, or `to`.
+  std::uint32_t find_outside(std::uint32_t from, std::uint32_t to, std::string_view needle) const {
+    std::size_t r = region_at_or_after(from);
+    std::uint32_t i = from;
+    while (i < to) {
+      std::size_t hit = text_.substr(0, to).find(needle, i);
+      if (hit == std::string_view::npos) return to;
+      auto h = static_cast<std::uint32_t>(hit);
+      while (r < regions_.size() && regions_[r].end <= h) ++r;
+      if (r < regions_.size() && regions_[r].begin <= h) {
+        i = regions_[r].end;
+        continue;
+      }
+      return h;
+    }
+    return to;
+  }
+
+  // --- the stack ---
+
+  NodeId top() const { return stack_.back().node; }
+  NodeKind top_kind() const { return stack_.back().kind; }
+
+  bool can_open() {
+    if (exhausted_) return false;
+    if (doc_.size() >= kMaxNodes) {
+      exhausted_ = true;
+      warn(0, "node limit (" + std::to_string(kMaxNodes) +
+                  ") reached; the rest of the page is kept as text");
+      return false;
+    }
+    if (stack_.size() >= kMaxNestingDepth) {
+      if (!depth_reported_) {
+        depth_reported_ = true;
+        warn(0, "nesting deeper than " + std::to_string(kMaxNestingDepth) +
+                    " levels; deeper markup is kept as text");
+      }
+      return false;
+    }
+    return true;
+  }
+
+  NodeId add_leaf(NodeKind kind, std::uint32_t b, std::uint32_t e) {
+    if (exhausted_) return kNoNode;
+    if (doc_.size() >= kMaxNodes) {
+      can_open();
+      return kNoNode;
+    }
+    return doc_.add_node(kind, src_, {b, e}, top());
+  }
+
+  NodeId open(NodeKind kind, std::uint32_t b, std::uint32_t e, std::uint8_t flags = 0,
+              std::string_view tag = {}) {
+    if (!can_open()) return kNoNode;
+    NodeId id = doc_.add_node(kind, src_, {b, e}, top());
+    doc_.mutable_node(id).name = tag;
+    stack_.push_back({id, kind, flags, tag});
+    return id;
+  }
+
+  // Closes the top node at `end`; `implicit` means its own end markup never came.
+  void close_top(std::uint32_t end, bool implicit) {
+    Open o = stack_.back();
+    stack_.pop_back();
+    Node& n = doc_.mutable_node(o.node);
+    n.span.end = std::max({n.span.end, end, n.span.begin});
+    if (implicit) {
+      n.implicitly_closed = true;
+      if (o.kind == NodeKind::Element && !(o.flags & kVoid))
+        warn(n.span.begin, "<" + std::string(o.tag) + "> opened here is never closed");
+      else if (o.kind == NodeKind::Table)
+        warn(n.span.begin, "{| opened here is never closed");
+    }
+    if (o.node == pre_node_) pre_node_ = kNoNode;
+  }
+
+  // Pops everything above index i (recovered closes), then i itself.
+  void pop_to(std::size_t i, std::uint32_t at, bool implicit_self) {
+    while (stack_.size() > i + 1) close_top(at, true);
+    if (stack_.size() == i + 1 && i > 0) close_top(at, implicit_self);
+  }
+  void pop_above(std::size_t i, std::uint32_t at) {
+    while (stack_.size() > i + 1) close_top(at, true);
+  }
+
+  bool is_flow(const Open& o) const {
+    return o.kind == NodeKind::Document || o.kind == NodeKind::Fragment ||
+           (o.kind == NodeKind::Element && (o.flags & kFlow));
+  }
+  bool accepts_text(const Open& o) const {
+    return !is_flow(o) && o.kind != NodeKind::List && o.kind != NodeKind::Table &&
+           o.kind != NodeKind::TableRow;
+  }
+
+  // BlockLevelPass wraps a text line in <p> only when the line holds no block-level
+  // tag (its openMatch/closeMatch test); table lines always hold one after doTableStuff.
+  void ensure_inline_container(std::uint32_t at) {
+    if (is_flow(stack_.back()) && !line_blocky_) open(NodeKind::Paragraph, at, at);
+  }
+
+  void close_paragraph(std::uint32_t at) {
+    if (top_kind() == NodeKind::Paragraph) close_top(at, false);
+  }
+
+  void append_text(std::uint32_t b, std::uint32_t e) {
+    if (b >= e || exhausted_) return;
+    bool blank = true;
+    for (std::uint32_t k = b; k < e && blank; ++k) blank = is_space(text_[k]) || text_[k] == '\n';
+    if (blank && !accepts_text(stack_.back())) return;
+    if (!blank) ensure_inline_container(b);
+    Node& parent = doc_.mutable_node(top());
+    if (parent.last_child != kNoNode) {
+      Node& last = doc_.mutable_node(parent.last_child);
+      if (last.kind == NodeKind::Text && last.span.end == b) {
+        last.span.end = e;
+        return;
+      }
+    }
+    add_leaf(NodeKind::Text, b, e);
+  }
+
+  void newline(std::uint32_t at) {
+    if (accepts_text(stack_.back()) && top_kind() != NodeKind::Heading) append_text(at, at + 1);
+  }
+
+  // --- lists and pre ---
+
+  void validate_lists() {
+    std::size_t keep = 0;
+    while (keep < lists_.size() && lists_[keep].index < stack_.size() &&
+           stack_[lists_[keep].index].node == lists_[keep].node)
+      ++keep;
+    lists_.resize(keep);
+  }
+
+  void close_lists(std::uint32_t at) {
+    validate_lists();
+    if (!lists_.empty()) pop_to(lists_.front().index, at, false);
+    lists_.clear();
+  }
+
+  void close_pre(std::uint32_t at) {
+    if (pre_node_ != kNoNode && pre_index_ < stack_.size() && stack_[pre_index_].node == pre_node_)
+      pop_to(pre_index_, at, false);
+    pre_node_ = kNoNode;
+  }
+
+  void start_block(std::uint32_t at) {
+    close_lists(at);
+    close_pre(at);
+    close_paragraph(at);
+  }
+
+  static char list_kind(char c) { return c == ';' ? ':' : c; }
+
+  // BlockLevelPass: common prefix with the previous line, close deeper lists, next item
+  // or open new levels.
+  void list_line(std::uint32_t ls, std::uint32_t plen, std::uint32_t le) {
+    close_pre(ls);
+    validate_lists();
+    std::string_view prefix = text_.substr(ls, plen);
+    std::size_t common = 0;
+    while (common < lists_.size() && common < prefix.size() &&
+           lists_[common].marker == list_kind(prefix[common]))
+      ++common;
+    if (common < lists_.size()) {
+      pop_to(lists_[common].index, ls, false);
+      lists_.resize(common);
+    }
+    if (lists_.empty()) close_paragraph(ls);
+    if (prefix.size() == common && common > 0) {
+      pop_above(lists_[common - 1].index, ls);
+      if (open(NodeKind::ListItem, ls, ls + plen) != kNoNode)
+        doc_.mutable_node(top()).aux = static_cast<std::uint8_t>(prefix[common - 1]);
+    } else {
+      for (std::size_t k = common; k < prefix.size(); ++k) {
+        NodeId list = open(NodeKind::List, static_cast<std::uint32_t>(ls + k), ls + plen);
+        if (list == kNoNode) break;
+        doc_.mutable_node(list).aux = static_cast<std::uint8_t>(list_kind(prefix[k]));
+        lists_.push_back({stack_.size() - 1, list, list_kind(prefix[k])});
+        if (open(NodeKind::ListItem, static_cast<std::uint32_t>(ls + k), ls + plen) == kNoNode)
+          break;
+        doc_.mutable_node(top()).aux = static_cast<std::uint8_t>(prefix[k]);
+      }
+    }
+    std::uint32_t cb = ls + plen;
+    if (!prefix.empty() && prefix.back() == ';') {
+      // `;term : definition` on one line (BlockLevelPass::findColonNoLinks).
+      std::uint32_t colon = find_definition_colon(cb, le);
+      if (colon < le && !lists_.empty()) {
+        inline_segment(cb, colon);
+        pop_above(lists_.back().index, colon);
+        if (open(NodeKind::ListItem, colon, colon + 1) != kNoNode)
+          doc_.mutable_node(top()).aux = ':';
+        inline_segment(colon + 1, le);
+        return;
+      }
+    }
+    inline_segment(cb, le);
+  }
+
+  std::uint32_t find_definition_colon(std::uint32_t b, std::uint32_t e) const {
+    int links = 0;
+    bool in_tag = false;
+    std::size_t r = region_at_or_after(b);
+    for (std::uint32_t i = b; i < e; ++i) {
+      while (r < regions_.size() && regions_[r].end <= i) ++r;
+      if (r < regions_.size() && regions_[r].begin <= i) {
+        i = regions_[r].end - 1;
+        continue;
+      }
+      char c = text_[i];
+      if (c == '<') in_tag = true;
+      else if (c == '>') in_tag = false;
+      else if (c == '[' && i + 1 < e && text_[i + 1] == '[') { ++links; ++i; }
+      else if (c == ']' && i + 1 < e && text_[i + 1] == ']' && links > 0) { --links; ++i; }
+      else if (c == ':' && !in_tag && links == 0 && text_.compare(i, 3, "://") != 0) return i;
+    }
+    return e;
+  }
+
+  // BlockLevelPass refuses leading-space <pre> on lines holding block-level tags.
+  bool has_block_tag(std::uint32_t b, std::uint32_t e) const {
+    static constexpr std::string_view kNames[] = {
+        "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "tr", "td", "th", "p", "ul",
+        "ol", "dl", "li", "blockquote", "div", "hr", "center", "caption", "dd", "dt"};
+    for (std::uint32_t i = b; i < e; ++i) {
+      const void* hit = std::memchr(text_.data() + i, '<', e - i);
+      if (!hit) return false;
+      i = static_cast<std::uint32_t>(static_cast<const char*>(hit) - text_.data());
+      std::uint32_t j = i + 1;
+      if (j < e && text_[j] == '/') ++j;
+      std::uint32_t k = j;
+      while (k < e && is_alnum(text_[k])) ++k;
+      std::string_view name = text_.substr(j, k - j);
+      for (std::string_view n : kNames)
+        if (name.size() == n.size() && istarts_with(name, n)) return true;
+    }
+    return false;
+  }
+
+  // --- tables (Parser::doTableStuff) ---
+
+  std::size_t innermost(NodeKind kind, std::size_t stop_at = 0) const {
+    for (std::size_t i = stack_.size(); i-- > stop_at + 1;)
+      if (stack_[i].kind == kind) return i;
+    return 0;
+  }
+
+  // How a diagnostic names the owner of an attribute; built only when one is reported.
+  std::string describe(const Node& n) const {
+    switch (n.kind) {
+      case NodeKind::Table: return "table";
+      case NodeKind::TableRow: return "table row";
+      case NodeKind::TableCell: return n.header() ? "table header cell" : "table cell";
+      case NodeKind::TableCaption: return "table caption";
+      case NodeKind::Preformatted: return "<pre>";
+      default: {
+        std::string s = "<";
+        s += n.name;
+        s += '>';
+        return s;
+      }
+    }
+  }
+
+  void parse_attributes(NodeId id, std::uint32_t b, std::uint32_t e) {
+    if (id == kNoNode) return;
+    Node& n = doc_.mutable_node(id);
+    n.attr_begin = 0;
+    n.attr_count = 0;
+    std::uint32_t i = b;
+    auto name_char = [](char c) {
+      return is_alnum(c) || c == ':' || c == '_' || c == '-' || c == '.' ||
+             static_cast<unsigned char>(c) >= 0x80;
+    };
+    while (i < e) {
+      if (!name_char(text_[i]) || text_[i] == '-' || text_[i] == '.') {
+        ++i;
+        continue;
+      }
+      std::uint32_t nb = i;
+      while (i < e && name_char(text_[i])) ++i;
+      Attribute a;
+      a.name = text_.substr(nb, i - nb);
+      std::uint32_t j = i;
+      while (j < e && (is_space(text_[j]) || text_[j] == '\n')) ++j;
+      if (j < e && text_[j] == '=') {
+        ++j;
+        while (j < e && (is_space(text_[j]) || text_[j] == '\n')) ++j;
+        a.has_value = true;
+        if (j < e && (text_[j] == '"' || text_[j] == '\'')) {
+          char q = text_[j];
+          std::uint32_t vb = j + 1;
+          std::uint32_t ve = vb;
+          while (ve < e && text_[ve] != q) ++ve;
+          a.value = text_.substr(vb, ve - vb);
+          i = ve < e ? ve + 1 : e;
+        } else {
+          std::uint32_t vb = j;
+          while (j < e && !is_space(text_[j]) && text_[j] != '\n') ++j;
+          a.value = text_.substr(vb, j - vb);
+          i = j;
+        }
+      }
+      a.span = {nb, i};
+      if (doc_.node(id).attr_count >= kMaxAttributes) {
+        warn(nb, "more than " + std::to_string(kMaxAttributes) + " attributes on " +
+                     describe(doc_.node(id)) + "; the rest are dropped");
+        break;
+      }
+      std::uint32_t at = doc_.add_attribute(a);
+      Node& m = doc_.mutable_node(id);
+      if (m.attr_count == 0) m.attr_begin = at;
+      ++m.attr_count;
+      // Sanitizer::decodeTagAttributes keeps the last of a repeated name; a browser
+      // given the raw HTML keeps the first. Both are worth knowing when they differ.
+      auto attrs = doc_.attributes(m);
+      for (std::size_t k = 0; k + 1 < attrs.size(); ++k) {
+        const Attribute& earlier = attrs[k];
+        if (earlier.name.size() == a.name.size() && istarts_with(a.name, lower_copy(earlier.name))) {
+          warn(nb, "duplicate attribute '" + std::string(a.name) + "' on " + describe(m) +
+                       ": a browser keeps the first (" + std::string(earlier.name) + "=\"" +
+                       std::string(earlier.value) + "\"), MediaWiki's Sanitizer keeps the last (" +
+                       std::string(a.name) + "=\"" + std::string(a.value) + "\")");
+          break;
+        }
+      }
+    }
+  }
+
+  static std::string lower_copy(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = lower(c);
+    return out;
+  }
+
+  void table_start(std::uint32_t ls, std::uint32_t colons_end, std::uint32_t brace,
+                   std::uint32_t le) {
+    line_blocky_ = true;
+    if (colons_end > ls) {
+      // `:{|` indents the table in a definition list, as doTableStuff's <dl><dd> does.
+      list_line_prefix_only(ls, colons_end - ls);
+    } else {
+      start_block(ls);
+    }
+    NodeId t = open(NodeKind::Table, brace, le);
+    if (t == kNoNode) {
+      inline_segment(brace, le);
+      return;
+    }
+    parse_attributes(t, brace + 2, le);
+  }
+
+  void list_line_prefix_only(std::uint32_t ls, std::uint32_t plen) {
+    close_pre(ls);
+    validate_lists();
+    std::string_view prefix = text_.substr(ls, plen);
+    std::size_t common = 0;
+    while (common < lists_.size() && common < prefix.size() &&
+           lists_[common].marker == list_kind(prefix[common]))
+      ++common;
+    if (common < lists_.size()) {
+      pop_to(lists_[common].index, ls, false);
+      lists_.resize(common);
+    }
+    if (lists_.empty()) close_paragraph(ls);
+    if (prefix.size() == common && common > 0) {
+      pop_above(lists_[common - 1].index, ls);
+      if (open(NodeKind::ListItem, ls, ls + plen) != kNoNode)
+        doc_.mutable_node(top()).aux = static_cast<std::uint8_t>(prefix[common - 1]);
+      return;
+    }
+    for (std::size_t k = common; k < prefix.size(); ++k) {
+      NodeId list = open(NodeKind::List, static_cast<std::uint32_t>(ls + k), ls + plen);
+      if (list == kNoNode) return;
+      doc_.mutable_node(list).aux = static_cast<std::uint8_t>(list_kind(prefix[k]));
+      lists_.push_back({stack_.size() - 1, list, list_kind(prefix[k])});
+      if (open(NodeKind::ListItem, static_cast<std::uint32_t>(ls + k), ls + plen) == kNoNode)
+        return;
+      doc_.mutable_node(top()).aux = static_cast<std::uint8_t>(prefix[k]);
+    }
+  }
+
+  // Splits `attrs | content` the way doTableStuff does: the first single `|` separates,
+  // unless the part before it contains `[[` (then it is all content).
+  void cell(NodeKind kind, bool header, std::uint32_t mark, std::uint32_t b, std::uint32_t e,
+            std::size_t parent_index) {
+    pop_above(parent_index, mark);
+    NodeId c = open(kind, mark, e);
+    if (c == kNoNode) {
+      inline_segment(b, e);
+      return;
+    }
+    if (header) doc_.mutable_node(c).aux = 1;
+    std::uint32_t bar = find_outside(b, e, "|");
+    std::uint32_t content = b;
+    if (bar < e && find_outside(b, bar, "[[") >= bar) {
+      parse_attributes(c, b, bar);
+      content = bar + 1;
+    }
+    inline_segment(content, e);
+  }
+
+  void table_line(std::size_t table, std::uint32_t ts, std::uint32_t te) {
+    line_blocky_ = true;
+    char c0 = text_[ts];
+    char c1 = ts + 1 < te ? text_[ts + 1] : '\0';
+    if (c0 == '|' && c1 == '}') {
+      close_pre(ts);
+      pop_to(table, ts + 2, false);
+      validate_lists();
+      inline_segment(ts + 2, te);
+      return;
+    }
+    if (c0 == '|' && c1 == '-') {
+      pop_above(table, ts);
+      validate_lists();
+      std::uint32_t a = ts + 1;
+      while (a < te && text_[a] == '-') ++a;
+      Open& t = stack_[table];
+      t.row_pending = true;
+      t.row_b = ts;
+      t.row_e = te;
+      t.row_attr_b = a;
+      return;
+    }
+    if (c0 == '|' && c1 == '+') {
+      stack_[table].row_pending = false;
+      pop_above(table, ts);
+      validate_lists();
+      cell(NodeKind::TableCaption, false, ts, ts + 2, te, table);
+      return;
+    }
+    // Cells: make sure a row is open (doTableStuff adds the missing <tr>).
+    std::size_t row = innermost(NodeKind::TableRow, table);
+    if (row == 0 || stack_[table].row_pending) {
+      pop_above(table, ts);
+      Open pending = stack_[table];
+      stack_[table].row_pending = false;
+      NodeId r = pending.row_pending ? open(NodeKind::TableRow, pending.row_b, pending.row_e)
+                                     : open(NodeKind::TableRow, ts, ts);
+      if (r == kNoNode) {
+        inline_segment(ts, te);
+        return;
+      }
+      if (pending.row_pending)
+        parse_attributes(r, pending.row_attr_b, pending.row_e);
+      row = stack_.size() - 1;
+    }
+    validate_lists();
+    bool header = c0 == '!';
+    std::uint32_t pos = ts + 1;
+    std::uint32_t mark = ts;
+    for (;;) {
+      std::uint32_t sep = find_outside(pos, te, "||");
+      if (header) sep = std::min(sep, find_outside(pos, te, "!!"));
+      cell(NodeKind::TableCell, header, mark, pos, sep, row);
+      validate_lists();
+      if (sep >= te || stack_.size() <= row) break;
+      mark = sep;
+      pos = sep + 2;
+    }
+  }
+
+  // --- lines ---
+
+  void process_line(std::uint32_t ls, std::uint32_t le) {
+    line_blocky_ = has_block_tag(ls, le);
+    std::uint32_t ts = ls;
+    while (ts < le && is_space(text_[ts])) ++ts;
+    std::uint32_t te = le;
+    while (te > ts && is_space(text_[te - 1])) --te;
+    if (ts == te) {
+      close_lists(ls);
+      close_pre(ls);
+      close_paragraph(ls);
+      return;
+    }
+    std::size_t table = innermost(NodeKind::Table);
+    // `{|`, possibly after `:` indentation and spaces (doTableStuff's /^(:*)\s*\{\|/).
+    {
+      std::uint32_t p = ts;
+      while (p < te && text_[p] == ':') ++p;
+      std::uint32_t q = p;
+      while (q < te && is_space(text_[q])) ++q;
+      if (text_.compare(q, 2, "{|") == 0 && !in_region(q)) {
+        table_start(ts, p, q, te);
+        return;
+      }
+    }
+    if (table != 0 && !in_region(ts) &&
+        (text_[ts] == '|' || text_[ts] == '!')) {
+      table_line(table, ts, te);
+      return;
+    }
+    // Inside a table doTableStuff trims every line, so no leading-space <pre> there and
+    // block markup may follow indentation.
+    std::uint32_t start = table != 0 ? ts : ls;
+    char c = text_[start];
+    if (c == '=' && !in_region(start)) {
+      std::uint32_t open_run = 0;
+      while (start + open_run < te && text_[start + open_run] == '=') ++open_run;
+      std::uint32_t close_run = 0;
+      while (te - close_run > start + open_run && text_[te - 1 - close_run] == '=') ++close_run;
+      std::uint32_t level = std::min({open_run, close_run, 6u});
+      if (close_run > 0 && te - start > 2 * level) {
+        start_block(start);
+        NodeId h = open(NodeKind::Heading, start, te);
+        if (h == kNoNode) {
+          inline_segment(start, le);
+          return;
+        }
+        doc_.mutable_node(h).aux = static_cast<std::uint8_t>(level);
+        std::size_t hi = stack_.size() - 1;
+        inline_segment(start + level, te - level);
+        pop_to(hi, te, false);
+        return;
+      }
+    }
+    if (c == '-' && text_.compare(start, 4, "----") == 0) {
+      start_block(start);
+      std::uint32_t e = start;
+      while (e < le && text_[e] == '-') ++e;
+      add_leaf(NodeKind::HorizontalRule, start, e);
+      inline_segment(e, le);
+      return;
+    }
+    if ((c == '*' || c == '#' || c == ':' || c == ';') && !in_region(start)) {
+      std::uint32_t p = start;
+      while (p < le && (text_[p] == '*' || text_[p] == '#' || text_[p] == ':' || text_[p] == ';'))
+        ++p;
+      list_line(start, p - start, le);
+      return;
+    }
+    close_lists(start);
+    if (table == 0 && text_[ls] == ' ' && !line_blocky_) {
+      if (pre_node_ == kNoNode) {
+        close_paragraph(ls);
+        if (open(NodeKind::Preformatted, ls, le) != kNoNode) {
+          pre_node_ = top();
+          pre_index_ = stack_.size() - 1;
+        }
+      } else if (pre_index_ < stack_.size()) {
+        pop_above(pre_index_, ls);
+      }
+      inline_segment(ls + 1, le);
+      return;
+    }
+    close_pre(start);
+    inline_segment(start, le);
+  }
+
+  bool in_region(std::uint32_t pos) const {
+    std::size_t r = region_at_or_after(pos);
+    return r < regions_.size() && regions_[r].begin <= pos;
+  }
+
+  // --- inline level ---
+
+  std::vector<Token>& tokens_for_depth() {
+    if (token_pool_.size() <= inline_depth_) token_pool_.resize(inline_depth_ + 1);
+    auto& v = token_pool_[inline_depth_];
+    v.clear();
+    return v;
+  }
+
+  void compute_link_pairs(std::uint32_t b, std::uint32_t e,
+                          std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
+    pairs.clear();
+    std::vector<std::uint32_t>& opens = link_opens_;
+    opens.clear();
+    // Most segments have no link at all; `]]` before the first `[[` cannot pair.
+    std::size_t first = text_.substr(0, e).find("[[", b);
+    if (first == std::string_view::npos) return;
+    b = static_cast<std::uint32_t>(first);
+    std::size_t r = region_at_or_after(b);
+    for (std::uint32_t i = b; i + 1 < e; ++i) {
+      // Only bracket bytes matter; regions are checked at those alone.
+      while (i + 1 < e && text_[i] != '[' && text_[i] != ']') ++i;
+      if (i + 1 >= e) break;
+      while (r < regions_.size() && regions_[r].end <= i) ++r;
+      if (r < regions_.size() && regions_[r].begin <= i) {
+        i = regions_[r].end - 1;
+        continue;
+      }
+      if (text_[i] == '[' && text_[i + 1] == '[') {
+        opens.push_back(i);
+        ++i;
+      } else if (text_[i] == ']' && text_[i + 1] == ']' && !opens.empty()) {
+        pairs.emplace_back(opens.back(), i);
+        opens.pop_back();
+        ++i;
+      }
+    }
+    std::sort(pairs.begin(), pairs.end());
+  }
+
+  // Bytes that can start inline markup; everything else is copied as text in bulk.
+  static bool special(char c) {
+    static constexpr auto kTable = [] {
+      std::array<bool, 256> t{};
+      t['<'] = t['['] = t['\''] = t['&'] = true;
+      return t;
+    }();
+    return kTable[static_cast<unsigned char>(c)];
+  }
+
+  void lex(std::uint32_t b, std::uint32_t e, std::vector<Token>& out) {
+    if (pair_pool_.size() <= inline_depth_) pair_pool_.resize(inline_depth_ + 1);
+    auto& pairs = pair_pool_[inline_depth_];
+    compute_link_pairs(b, e, pairs);
+    std::size_t r = region_at_or_after(b);
+    std::uint32_t text_start = b;
+    std::uint32_t no_ext_close_after = 0xFFFFFFFFu;
+    auto flush = [&](std::uint32_t upto) {
+      if (upto > text_start) {
+        Token t;
+        t.kind = Tok::Text;
+        t.b = text_start;
+        t.e = upto;
+        out.push_back(t);
+      }
+    };
+    std::uint32_t i = b;
+    while (i < e) {
+      while (r < regions_.size() && regions_[r].end <= i) ++r;
+      std::uint32_t stop = (r < regions_.size() && regions_[r].begin < e) ? regions_[r].begin : e;
+      if (r < regions_.size() && regions_[r].begin <= i) {
+        flush(i);
+        Token t;
+        t.kind = Tok::Region;
+        t.b = regions_[r].begin;
+        t.e = std::min(regions_[r].end, e);
+        t.region = static_cast<std::uint32_t>(r);
+        out.push_back(t);
+        i = t.e;
+        text_start = i;
+        continue;
+      }
+      while (i < stop && !special(text_[i])) ++i;
+      if (i >= stop) continue;
+      char c = text_[i];
+      Token t;
+      if (c == '\'') {
+        std::uint32_t j = i;
+        while (j < stop && text_[j] == '\'') ++j;
+        if (j - i >= 2) {
+          flush(i);
+          t.kind = Tok::Quote;
+          t.b = i;
+          t.e = j;
+          out.push_back(t);
+          text_start = j;
+        }
+        i = j;
+        continue;
+      }
+      if (c == '&') {
+        std::uint32_t j = i + 1;
+        bool ok = false;
+        if (j < stop && text_[j] == '#') {
+          ++j;
+          bool hex = j < stop && (text_[j] == 'x' || text_[j] == 'X');
+          if (hex) ++j;
+          std::uint32_t d = j;
+          while (j < stop && j - d < 8 && (hex ? std::isxdigit(static_cast<unsigned char>(text_[j])) != 0 : is_digit(text_[j]))) ++j;
+          ok = j > d && j < stop && text_[j] == ';';
+        } else {
+          while (j < stop && j - i < 33 && is_alnum(text_[j])) ++j;
+          ok = j > i + 1 && j < stop && text_[j] == ';' && is_alpha(text_[i + 1]);
+        }
+        if (ok) {
+          std::string_view ent = text_.substr(i, j + 1 - i);
+          if (decode_entity(ent) != ent) {
+            flush(i);
+            t.kind = Tok::Entity;
+            t.b = i;
+            t.e = j + 1;
+            out.push_back(t);
+            i = j + 1;
+            text_start = i;
+            continue;
+          }
+        }
+        ++i;
+        continue;
+      }
+      if (c == '<') {
+        // Attribute values may hold regions (`data-x="{{{1|}}}"`), so the tag may end
+        // past `stop`.
+        if (lex_tag(i, stop, e, t)) {
+          flush(i);
+          out.push_back(t);
+          i = t.e;
+          text_start = i;
+          continue;
+        }
+        ++i;
+        continue;
+      }
+      // '['
+      if (i + 1 < e && text_[i + 1] == '[') {
+        auto it = std::lower_bound(pairs.begin(), pairs.end(), std::make_pair(i, 0u));
+        if (it != pairs.end() && it->first == i && lex_wikilink(i, it->second, pairs, t)) {
+          flush(i);
+          out.push_back(t);
+          i = t.e;
+          text_start = i;
+          continue;
+        }
+        i += 2;
+        continue;
+      }
+      if (std::size_t plen = url_protocol_length(text_.substr(i + 1, 16)); plen > 0) {
+        std::uint32_t u = i + 1;
+        std::uint32_t ue = u + static_cast<std::uint32_t>(plen);
+        while (ue < e) {
+          char x = text_[ue];
+          if (x == '[' || x == ']' || x == '<' || x == '>' || x == '"' ||
+              static_cast<unsigned char>(x) <= 0x20 || x == 0x7F)
+            break;
+          if (in_region(ue)) break;
+          ++ue;
+        }
+        if (ue > u + plen && i < no_ext_close_after) {
+          std::uint32_t close = find_outside(ue, e, "]");
+          if (close < e) {
+            flush(i);
+            t.kind = Tok::ExtLink;
+            t.b = i;
+            t.e = close + 1;
+            t.tb = u;
+            t.te = ue;
+            std::uint32_t tx = ue;
+            while (tx < close && is_space(text_[tx])) ++tx;
+            t.ib = tx;
+            t.ie = close;
+            out.push_back(t);
+            i = close + 1;
+            text_start = i;
+            continue;
+          }
+          no_ext_close_after = i;
+        }
+      }
+      ++i;
+    }
+    flush(e);
+  }
+
+  bool lex_wikilink(std::uint32_t b, std::uint32_t close,
+                    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs, Token& t) {
+    std::uint32_t inner = b + 2;
+    std::uint32_t bar = find_outside(inner, close, "|");
+    std::string_view target = text_.substr(inner, bar - inner);
+    std::string_view trimmed = target;
+    while (!trimmed.empty() && is_space(trimmed.front())) trimmed.remove_prefix(1);
+    while (!trimmed.empty() && is_space(trimmed.back())) trimmed.remove_suffix(1);
+    if (trimmed.empty() || trimmed.find_first_of("<>[]{}\n") != std::string_view::npos)
+      return false;
+    bool file = istarts_with(trimmed, "file:") || istarts_with(trimmed, "image:");
+    // A link inside a plain link's text breaks the outer one (only file captions nest).
+    if (!file) {
+      auto it = std::upper_bound(pairs.begin(), pairs.end(), std::make_pair(b, 0xFFFFFFFFu));
+      if (it != pairs.end() && it->first < close) return false;
+    }
+    t.kind = file ? Tok::File : Tok::Link;
+    t.b = b;
+    t.e = close + 2;
+    t.tb = inner;
+    t.te = bar;
+    t.ib = bar < close ? bar + 1 : inner;
+    t.ie = close;
+    return true;
+  }
+
+  bool lex_tag(std::uint32_t i, std::uint32_t stop, std::uint32_t e, Token& t) {
+    std::uint32_t j = i + 1;
+    bool end_tag = j < stop && text_[j] == '/';
+    if (end_tag) ++j;
+    std::uint32_t nb = j;
+    while (j < stop && is_alnum(text_[j])) ++j;
+    if (j == nb || !is_alpha(text_[nb])) return false;
+    std::string_view name = text_.substr(nb, j - nb);
+    if (j < stop && !(is_space(text_[j]) || text_[j] == '>' || text_[j] == '/')) return false;
+    std::uint32_t g = find_outside(j, e, ">");
+    if (g >= e) return false;
+    for (std::string_view inc : kIncludeTags)
+      if (name.size() == inc.size() && istarts_with(name, inc)) {
+        t.kind = Tok::Skip;
+        t.b = i;
+        t.e = g + 1;
+        return true;
+      }
+    const TagInfo* info = find_tag(name);
+    if (!info) return false;
+    t.kind = end_tag ? Tok::EndTag : Tok::StartTag;
+    t.tag = info;
+    t.b = i;
+    t.e = g + 1;
+    t.ib = j;
+    t.ie = g;
+    t.self_closing = !end_tag && g > j && text_[g - 1] == '/';
+    if (t.self_closing) t.ie = g - 1;
+    return true;
+  }
+
+  // Parser::doQuotes: balance counts, then the state machine; a `'''''` whose
+  // order is open is decided by the next run (what the 'both' buffer does in MW).
+  void plan_quotes(std::vector<Token>& toks, std::uint32_t seg_begin) {
+    std::vector<std::size_t> q;
+    for (std::size_t k = 0; k < toks.size(); ++k)
+      if (toks[k].kind == Tok::Quote) q.push_back(k);
+    if (q.empty()) return;
+    auto len = [&](std::size_t k) { return toks[k].e - toks[k].b; };
+    std::size_t italics = 0, bolds = 0;
+    for (std::size_t k : q) {
+      std::uint32_t n = len(k);
+      toks[k].tb = toks[k].b;  // apostrophes before tb..b stay text
+      if (n == 4) toks[k].b += 1;
+      else if (n > 5) toks[k].b += n - 5;
+      n = len(k);
+      if (n == 2) ++italics;
+      else if (n == 3) ++bolds;
+      else { ++italics; ++bolds; }
+    }
+    if (italics % 2 == 1 && bolds % 2 == 1) {
+      std::ptrdiff_t single = -1, multi = -1, space = -1;
+      for (std::size_t k : q) {
+        if (len(k) != 3) continue;
+        std::uint32_t b = toks[k].b;
+        char x1 = b >= seg_begin + 1 ? text_[b - 1] : '\0';
+        // PHP's substr($prev, -2, 1) is the only character of a one-character piece.
+        char x2 = b >= seg_begin + 2 ? text_[b - 2] : x1;
+        if (x1 == ' ') {
+          if (space < 0) space = static_cast<std::ptrdiff_t>(k);
+        } else if (x2 == ' ') {
+          single = static_cast<std::ptrdiff_t>(k);
+          break;
+        } else if (multi < 0) {
+          multi = static_cast<std::ptrdiff_t>(k);
+        }
+      }
+      std::ptrdiff_t pick = single >= 0 ? single : multi >= 0 ? multi : space;
+      if (pick >= 0) toks[static_cast<std::size_t>(pick)].b += 1;
+    }
+    enum State { None, I, B, BI, IB } state = None;
+    for (std::size_t n = 0; n < q.size(); ++n) {
+      Token& t = toks[q[n]];
+      std::uint8_t* ops = t.ops;
+      switch (len(q[n])) {
+        case 2:
+          if (state == I) { ops[0] = kCloseI; state = None; }
+          else if (state == BI) { ops[0] = kCloseI; state = B; }
+          else if (state == IB) { ops[0] = kCloseB; ops[1] = kCloseI; ops[2] = kOpenB; state = B; }
+          else if (state == None) { ops[0] = kOpenI; state = I; }
+          else { ops[0] = kOpenI; state = BI; }
+          break;
+        case 3:
+          if (state == B) { ops[0] = kCloseB; state = None; }
+          else if (state == BI) { ops[0] = kCloseI; ops[1] = kCloseB; ops[2] = kOpenI; state = I; }
+          else if (state == IB) { ops[0] = kCloseB; state = I; }
+          else if (state == None) { ops[0] = kOpenB; state = B; }
+          else { ops[0] = kOpenB; state = IB; }
+          break;
+        default:
+          if (state == B) { ops[0] = kCloseB; ops[1] = kOpenI; state = I; }
+          else if (state == I) { ops[0] = kCloseI; ops[1] = kOpenB; state = B; }
+          else if (state == BI) { ops[0] = kCloseI; ops[1] = kCloseB; state = None; }
+          else if (state == IB) { ops[0] = kCloseB; ops[1] = kCloseI; state = None; }
+          else {
+            std::uint32_t next = n + 1 < q.size() ? len(q[n + 1]) : 0;
+            if (next == 3 || next == 5) { ops[0] = kOpenI; ops[1] = kOpenB; state = IB; }
+            else { ops[0] = kOpenB; ops[1] = kOpenI; state = BI; }
+          }
+          break;
+      }
+    }
+  }
+
+  // Builds the inline content of [b, e) into the current top. Formatting opened here is
+  // closed at the end (MediaWiki closes '' and ''' at each line end); HTML elements stay
+  // open across lines, that is the point of having one stack.
+  void inline_segment(std::uint32_t b, std::uint32_t e) {
+    if (b >= e || exhausted_) return;
+    if (inline_depth_ >= kMaxInlineDepth) {
+      append_text(b, e);
+      return;
+    }
+    std::size_t base = stack_.size();
+    auto& toks = tokens_for_depth();
+    lex(b, e, toks);
+    plan_quotes(toks, b);
+    ++inline_depth_;
+    // Tokens may be referenced after recursion reallocates the pool: copy the list.
+    std::vector<Token> local;
+    local.swap(toks);
+    for (const Token& t : local) {
+      if (exhausted_) break;
+      build(t, base);
+    }
+    --inline_depth_;
+    // Close formatting still open from this segment.
+    for (std::size_t k = base; k < stack_.size(); ++k) {
+      if (stack_[k].kind == NodeKind::Bold || stack_[k].kind == NodeKind::Italic) {
+        pop_to(k, e, true);
+        break;
+      }
+    }
+    local.clear();
+    if (token_pool_.size() > inline_depth_) token_pool_[inline_depth_].swap(local);
+  }
+
+  void quote_op(std::uint8_t op, const Token& t, std::size_t base) {
+    NodeKind want = (op == kOpenB || op == kCloseB) ? NodeKind::Bold : NodeKind::Italic;
+    if (op == kOpenB || op == kOpenI) {
+      ensure_inline_container(t.b);
+      if (open(want, t.b, t.e) == kNoNode) append_text(t.b, t.e);
+      return;
+    }
+    for (std::size_t k = stack_.size(); k-- > base;) {
+      if (stack_[k].kind == want) {
+        pop_to(k, t.e, false);
+        return;
+      }
+    }
+  }
+
+  void build(const Token& t, std::size_t base) {
+    switch (t.kind) {
+      case Tok::Text:
+        append_text(t.b, t.e);
+        return;
+      case Tok::Skip:
+        return;
+      case Tok::Quote:
+        if (t.ops[0] == kNone) {
+          append_text(t.tb, t.e);
+          return;
+        }
+        // Leading apostrophes MW turned into text (runs of 4 or more than 5).
+        append_text(t.tb, t.b);
+        for (std::uint8_t op : t.ops)
+          if (op != kNone) quote_op(op, t, base);
+        return;
+      case Tok::Entity:
+        ensure_inline_container(t.b);
+        add_leaf(NodeKind::Entity, t.b, t.e);
+        return;
+      case Tok::StartTag:
+        start_tag(t);
+        return;
+      case Tok::EndTag:
+        end_tag(t);
+        return;
+      case Tok::Link:
+      case Tok::File:
+      case Tok::ExtLink:
+        link(t);
+        return;
+      case Tok::Region:
+        region(regions_[t.region], t);
+        return;
+    }
+  }
+
+  void link(const Token& t) {
+    ensure_inline_container(t.b);
+    NodeKind kind = t.kind == Tok::Link ? NodeKind::Wikilink
+                    : t.kind == Tok::File ? NodeKind::FileLink
+                                          : NodeKind::ExternalLink;
+    NodeId id = open(kind, t.b, t.e);
+    if (id == kNoNode) {
+      append_text(t.b, t.e);
+      return;
+    }
+    std::size_t li = stack_.size() - 1;
+    std::string_view target = text_.substr(t.tb, t.te - t.tb);
+    while (!target.empty() && is_space(target.front())) target.remove_prefix(1);
+    while (!target.empty() && is_space(target.back())) target.remove_suffix(1);
+    doc_.mutable_node(id).name = target;
+    if (kind == NodeKind::FileLink) {
+      // Parser::makeImage: every part that is an image option is an option; the last
+      // part that is not is the caption.
+      std::uint32_t caption_b = 0, caption_e = 0;
+      bool has_caption = false;
+      if (t.te < t.ie) {
+        std::uint32_t p = t.ib;
+        for (;;) {
+          std::uint32_t bar = next_top_level_bar(p, t.ie);
+          std::string_view part = text_.substr(p, bar - p);
+          if (is_image_option(part)) {
+            Attribute a;
+            std::size_t eq = part.find('=');
+            a.name = eq == std::string_view::npos ? part : part.substr(0, eq);
+            if (eq != std::string_view::npos) {
+              a.value = part.substr(eq + 1);
+              a.has_value = true;
+            }
+            a.span = {p, bar};
+            std::uint32_t at = doc_.add_attribute(a);
+            Node& n = doc_.mutable_node(id);
+            if (n.attr_count == 0) n.attr_begin = at;
+            ++n.attr_count;
+          } else {
+            caption_b = p;
+            caption_e = bar;
+            has_caption = true;
+          }
+          if (bar >= t.ie) break;
+          p = bar + 1;
+        }
+      }
+      if (has_caption) inline_segment(caption_b, caption_e);
+    } else if (kind == NodeKind::Wikilink) {
+      if (t.te < t.ie) inline_segment(t.ib, t.ie);
+    } else {
+      inline_segment(t.ib, t.ie);
+    }
+    pop_to(li, t.e, false);
+  }
+
+  std::uint32_t next_top_level_bar(std::uint32_t p, std::uint32_t e) const {
+    int depth = 0;
+    std::size_t r = region_at_or_after(p);
+    for (std::uint32_t i = p; i < e; ++i) {
+      while (r < regions_.size() && regions_[r].end <= i) ++r;
+      if (r < regions_.size() && regions_[r].begin <= i) {
+        i = regions_[r].end - 1;
+        continue;
+      }
+      char c = text_[i];
+      if (c == '[' && i + 1 < e && text_[i + 1] == '[') { ++depth; ++i; }
+      else if (c == ']' && i + 1 < e && text_[i + 1] == ']' && depth > 0) { --depth; ++i; }
+      else if (c == '|' && depth == 0) return i;
+    }
+    return e;
+  }
+
+  void region(const Region& r, const Token& t) {
+    switch (r.kind) {
+      case RegionKind::Comment:
+        add_leaf(NodeKind::Comment, t.b, t.e);
+        return;
+      case RegionKind::Template:
+        ensure_inline_container(t.b);
+        add_leaf(NodeKind::Template, t.b, t.e);
+        return;
+      case RegionKind::Nowiki: {
+        ensure_inline_container(t.b);
+        NodeId id = open(NodeKind::Nowiki, t.b, t.e);
+        if (id == kNoNode) return;
+        if (r.close_begin > r.open_end) add_leaf(NodeKind::Text, r.open_end, r.close_begin);
+        close_top(t.e, false);
+        return;
+      }
+      case RegionKind::Pre: {
+        close_paragraph(t.b);
+        NodeId id = open(NodeKind::Preformatted, t.b, t.e);
+        if (id == kNoNode) return;
+        parse_attributes(id, t.b + 4, r.open_end - 1);
+        if (r.close_begin > r.open_end) add_leaf(NodeKind::Text, r.open_end, r.close_begin);
+        close_top(t.e, false);
+        return;
+      }
+      case RegionKind::Extension: {
+        ensure_inline_container(t.b);
+        NodeId id = add_leaf(NodeKind::ExtensionTag, t.b, t.e);
+        if (id == kNoNode) return;
+        doc_.mutable_node(id).name = r.tag;
+        std::uint32_t ae = r.open_end - 1;
+        if (ae > t.b && text_[ae - 1] == '/') --ae;
+        parse_attributes(id, t.b + 1 + static_cast<std::uint32_t>(r.tag.size()), ae);
+        return;
+      }
+      case RegionKind::Semantic:
+        semantic(r, t);
+        return;
+    }
+  }
+
+  void semantic(const Region& r, const Token& t) {
+    const SemanticNodeRef& ref = (*semantic_)[r.index];
+    ensure_inline_container(t.b);
+    NodeId id = open(NodeKind::SemanticTemplate, t.b, t.e);
+    if (id == kNoNode) return;
+    std::size_t si = stack_.size() - 1;
+    doc_.mutable_node(id).name = doc_.keep(ref.name);
+    for (const SemanticParam& p : ref.params) {
+      if (doc_.source_count() >= 0xFFFF) {  // Node::source is 16 bits
+        warn(t.b, "too many semantic template parameters on this page; the rest are dropped");
+        break;
+      }
+      NodeId param = open(NodeKind::TemplateParameter, t.b, t.e);
+      if (param == kNoNode) break;
+      doc_.mutable_node(param).name = doc_.keep(p.name);
+      std::uint16_t source = doc_.add_source(p.value);
+      NodeId frag = doc_.add_node(NodeKind::Fragment, source,
+                                  {0, static_cast<std::uint32_t>(p.value.size())}, param);
+      Builder nested(doc_, source, frag, sink_, opt_, nullptr,
+                     src_ == 0 ? support::Span{t.b, t.e} : diag_anchor_,
+                     "in parameter '" + p.name + "' of semantic template '" + ref.name + "'",
+                     diagnostic_count_);
+      nested.run();
+      if (nested.exhausted_) exhausted_ = true;
+      close_top(t.e, false);
+    }
+    pop_to(si, t.e, false);
+  }
+
+  // --- HTML tags (Sanitizer + the tree builder's implied closes) ---
+
+  bool is_boundary(const Open& o, bool table_tag) const {
+    switch (o.kind) {
+      case NodeKind::Document:
+      case NodeKind::Fragment:
+      case NodeKind::Table:
+      case NodeKind::TableCell:
+      case NodeKind::TableCaption:
+        return true;
+      case NodeKind::Wikilink:
+      case NodeKind::FileLink:
+      case NodeKind::ExternalLink:
+      case NodeKind::SemanticTemplate:
+      case NodeKind::TemplateParameter:
+        return true;
+      case NodeKind::Element:
+        return table_tag ? o.tag == "table" : (o.flags & kScope) != 0;
+      default:
+        return false;
+    }
+  }
+
+  // Index of the nearest open element named `name`, searching down to a boundary;
+  // `stop_tags` end the search early (e.g. `ul` for an implied </li>).
+  std::size_t find_open(std::string_view name, bool table_tag,
+                        std::initializer_list<std::string_view> stop_tags = {}) const {
+    for (std::size_t i = stack_.size(); i-- > 1;) {
+      const Open& o = stack_[i];
+      if (o.kind == NodeKind::Element && o.tag == name) return i;
+      if (is_boundary(o, table_tag)) return 0;
+      if (o.kind == NodeKind::Element)
+        for (std::string_view s : stop_tags)
+          if (o.tag == s) return 0;
+    }
+    return 0;
+  }
+
+  void implied_close(std::size_t i, std::uint32_t at) {
+    if (i != 0) pop_to(i, at, true);
+  }
+
+  void start_tag(const Token& t) {
+    const TagInfo& info = *t.tag;
+    std::string_view name = info.name;
+    if (info.flags & kBlock) {
+      close_paragraph(t.b);
+      // A block start tag closes an open <p> (HTML "close a p element in button scope").
+      for (std::size_t i = stack_.size(); i-- > 1;) {
+        const Open& o = stack_[i];
+        if (o.kind == NodeKind::Element && o.tag == "p") {
+          pop_to(i, t.b, false);
+          break;
+        }
+        if (o.kind != NodeKind::Element || (o.flags & kBlock) || is_boundary(o, false)) break;
+      }
+    }
+    if (name == "li") {
+      implied_close(find_open("li", false, {"ul", "ol", "div", "table"}), t.b);
+    } else if (name == "dt" || name == "dd") {
+      std::size_t i = find_open("dd", false, {"dl", "div"});
+      if (i == 0) i = find_open("dt", false, {"dl", "div"});
+      implied_close(i, t.b);
+    } else if (name == "tr") {
+      std::size_t i = find_open("tr", true);
+      implied_close(i, t.b);
+    } else if (name == "td" || name == "th") {
+      std::size_t i = find_open("td", true, {"tr"});
+      if (i == 0) i = find_open("th", true, {"tr"});
+      implied_close(i, t.b);
+    }
+    if (!(info.flags & kBlock)) ensure_inline_container(t.b);
+    NodeId id = open(NodeKind::Element, t.b, t.e, info.flags, name);
+    if (id == kNoNode) {
+      append_text(t.b, t.e);
+      return;
+    }
+    parse_attributes(id, t.ib, t.ie);
+    if ((info.flags & kVoid) || t.self_closing) close_top(t.e, false);
+  }
+
+  void end_tag(const Token& t) {
+    const TagInfo& info = *t.tag;
+    if (info.flags & kVoid) {
+      // Sanitizer turns </br> into <br>; other void end tags are dropped.
+      if (info.name == "br") {
+        ensure_inline_container(t.b);
+        if (open(NodeKind::Element, t.b, t.e, info.flags, info.name) != kNoNode)
+          close_top(t.e, false);
+      }
+      return;
+    }
+    std::size_t i = find_open(info.name, (info.flags & kTablePart) != 0);
+    if (i == 0) {
+      warn(t.b, "stray </" + std::string(info.name) + "> ignored: no open <" +
+                    std::string(info.name) + "> in scope");
+      return;
+    }
+    pop_to(i, t.e, false);
+    validate_lists();
+  }
+};
+
+}  // namespace
+
+Document parse_document(const ParseInput& input, support::DiagnosticSink& diagnostics,
+                        const ParseOptions& options) {
+  Document doc;
+  std::string_view text = input.text;
+  // Spans are 32-bit: a page beyond 4 GiB is cut (MediaWiki's own limit is 2 MiB).
+  constexpr std::size_t kMaxText = 0xFFFFFFF0u;
+  if (text.size() > kMaxText) {
+    diagnostics.warning(options.page, {0, 0}, "page longer than 4 GiB; the rest is ignored");
+    text = text.substr(0, kMaxText);
+  }
+  std::uint16_t src = doc.add_source(std::string(text));
+  doc.reserve(input.text.size() / 12 + 16);
+  NodeId root = doc.add_node(NodeKind::Document, src,
+                             {0, static_cast<std::uint32_t>(text.size())}, kNoNode);
+  std::size_t diagnostic_count = 0;
+  Builder builder(doc, src, root, diagnostics, options, &input.semantic, {}, {},
+                  &diagnostic_count);
+  builder.run();
+  return doc;
+}
+
+Document parse_document(std::string_view text, support::DiagnosticSink& diagnostics,
+                        const ParseOptions& options) {
+  ParseInput input;
+  input.text = text;
+  return parse_document(input, diagnostics, options);
+}
+
+}  // namespace wikic::parse

@@ -1,0 +1,249 @@
+// Document arena, attribute lookups, entity decoding and the iterative tree walk.
+#include "parse/tree.hpp"
+
+#include <charconv>
+
+
+namespace wikic::parse {
+
+namespace {
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+struct NamedEntity {
+  const char* name;
+  std::uint32_t code_point;
+};
+// The named entities that occur in wiki pages in practice; MediaWiki accepts the full
+// HTML list (Sanitizer::$htmlEntities). Unknown names stay literal text, as MW shows them.
+constexpr NamedEntity kEntities[] = {
+    {"amp", '&'},      {"lt", '<'},       {"gt", '>'},       {"quot", '"'},
+    {"apos", '\''},    {"nbsp", 0xA0},    {"shy", 0xAD},     {"ndash", 0x2013},
+    {"mdash", 0x2014}, {"hellip", 0x2026}, {"laquo", 0xAB},   {"raquo", 0xBB},
+    {"lsquo", 0x2018}, {"rsquo", 0x2019}, {"ldquo", 0x201C}, {"rdquo", 0x201D},
+    {"bull", 0x2022},  {"middot", 0xB7},  {"times", 0xD7},   {"divide", 0xF7},
+    {"copy", 0xA9},    {"reg", 0xAE},     {"trade", 0x2122}, {"deg", 0xB0},
+    {"plusmn", 0xB1},  {"frac12", 0xBD},  {"frac14", 0xBC},  {"frac34", 0xBE},
+    {"sup2", 0xB2},    {"sup3", 0xB3},    {"euro", 0x20AC},  {"pound", 0xA3},
+    {"larr", 0x2190},  {"rarr", 0x2192},  {"uarr", 0x2191},  {"darr", 0x2193},
+    {"harr", 0x2194},  {"rArr", 0x21D2},  {"lArr", 0x21D0},  {"minus", 0x2212},
+    {"le", 0x2264},    {"ge", 0x2265},    {"ne", 0x2260},    {"infin", 0x221E},
+    {"thinsp", 0x2009}, {"ensp", 0x2002}, {"emsp", 0x2003},  {"zwj", 0x200D},
+    {"zwnj", 0x200C},  {"lrm", 0x200E},   {"rlm", 0x200F},   {"sect", 0xA7},
+    {"para", 0xB6},    {"dagger", 0x2020}, {"Dagger", 0x2021}, {"prime", 0x2032},
+    {"auml", 0xE4},    {"ouml", 0xF6},    {"uuml", 0xFC},    {"Auml", 0xC4},
+    {"Ouml", 0xD6},    {"Uuml", 0xDC},    {"szlig", 0xDF},   {"eacute", 0xE9},
+    {"egrave", 0xE8},  {"agrave", 0xE0},  {"aacute", 0xE1},  {"ccedil", 0xE7},
+    {"ntilde", 0xF1},  {"iexcl", 0xA1},   {"iquest", 0xBF},  {"check", 0x2713},
+    {"star", 0x2606},  {"hearts", 0x2665}, {"spades", 0x2660}, {"clubs", 0x2663},
+    {"diams", 0x2666},
+};
+}  // namespace
+
+const char* to_string(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::Document: return "document";
+    case NodeKind::Fragment: return "fragment";
+    case NodeKind::Heading: return "heading";
+    case NodeKind::Paragraph: return "paragraph";
+    case NodeKind::List: return "list";
+    case NodeKind::ListItem: return "item";
+    case NodeKind::HorizontalRule: return "hr";
+    case NodeKind::Preformatted: return "pre";
+    case NodeKind::Table: return "table";
+    case NodeKind::TableCaption: return "caption";
+    case NodeKind::TableRow: return "row";
+    case NodeKind::TableCell: return "cell";
+    case NodeKind::Element: return "element";
+    case NodeKind::Text: return "text";
+    case NodeKind::Entity: return "entity";
+    case NodeKind::Comment: return "comment";
+    case NodeKind::Wikilink: return "link";
+    case NodeKind::FileLink: return "file";
+    case NodeKind::ExternalLink: return "extlink";
+    case NodeKind::Bold: return "b";
+    case NodeKind::Italic: return "i";
+    case NodeKind::Template: return "template";
+    case NodeKind::SemanticTemplate: return "semantic";
+    case NodeKind::TemplateParameter: return "param";
+    case NodeKind::Nowiki: return "nowiki";
+    case NodeKind::ExtensionTag: return "ext";
+  }
+  return "?";
+}
+
+Document::Document() = default;
+
+std::uint16_t Document::add_source(std::string text) {
+  sources_.push_back(std::make_unique<std::string>(std::move(text)));
+  return static_cast<std::uint16_t>(sources_.size() - 1);
+}
+
+NodeId Document::add_node(NodeKind kind, std::uint16_t source, support::Span span,
+                          NodeId parent) {
+  auto id = static_cast<NodeId>(nodes_.size());
+  Node& n = nodes_.emplace_back();
+  n.kind = kind;
+  n.source = source;
+  n.span = span;
+  n.parent = parent;
+  if (parent != kNoNode) {
+    Node& p = nodes_[parent];
+    if (p.last_child == kNoNode)
+      p.first_child = id;
+    else
+      nodes_[p.last_child].next_sibling = id;
+    p.last_child = id;
+  }
+  return id;
+}
+
+std::uint32_t Document::add_attribute(const Attribute& a) {
+  attributes_.push_back(a);
+  return static_cast<std::uint32_t>(attributes_.size() - 1);
+}
+
+std::string_view Document::keep(std::string s) {
+  kept_.push_back(std::make_unique<std::string>(std::move(s)));
+  return *kept_.back();
+}
+
+const Attribute* Document::attribute(const Node& n, std::string_view name) const {
+  const Attribute* found = nullptr;
+  for (const Attribute& a : attributes(n))
+    if (iequals(a.name, name)) found = &a;
+  return found;
+}
+
+std::vector<std::string_view> Document::classes(const Node& n) const {
+  std::vector<std::string_view> out;
+  const Attribute* a = attribute(n, "class");
+  if (!a) return out;
+  std::string_view v = a->value;
+  std::size_t i = 0;
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; };
+  while (i < v.size()) {
+    while (i < v.size() && space(v[i])) ++i;
+    std::size_t b = i;
+    while (i < v.size() && !space(v[i])) ++i;
+    if (i > b) out.push_back(v.substr(b, i - b));
+  }
+  return out;
+}
+
+bool Document::has_class(const Node& n, std::string_view cls) const {
+  for (std::string_view c : classes(n))
+    if (c == cls) return true;
+  return false;
+}
+
+std::vector<NodeId> Document::children(NodeId id) const {
+  std::vector<NodeId> out;
+  for (NodeId c = nodes_[id].first_child; c != kNoNode; c = nodes_[c].next_sibling)
+    out.push_back(c);
+  return out;
+}
+
+std::string Document::plain_text(NodeId id) const {
+  std::string out;
+  struct Collect : TreeVisitor {
+    std::string* out;
+    bool enter(const Document& d, NodeId n, std::span<const NodeId>) override {
+      const Node& x = d.node(n);
+      if (x.kind == NodeKind::Text) *out += d.text(x);
+      else if (x.kind == NodeKind::Entity) *out += decode_entity(d.text(x));
+      else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) return false;
+      return true;
+    }
+  } collect;
+  collect.out = &out;
+  walk(*this, collect, id);
+  return out;
+}
+
+support::Position Document::position(std::uint32_t offset) const {
+  if (!lines_) lines_ = std::make_unique<support::LineIndex>(source(0));
+  return lines_->position(offset);
+}
+
+std::string decode_entity(std::string_view e) {
+  if (e.size() < 3 || e.front() != '&' || e.back() != ';') return std::string(e);
+  std::string_view body = e.substr(1, e.size() - 2);
+  std::string out;
+  if (body[0] == '#') {
+    std::uint32_t cp = 0;
+    const char* b = body.data() + 1;
+    int base = 10;
+    if (body.size() > 1 && (body[1] == 'x' || body[1] == 'X')) {
+      ++b;
+      base = 16;
+    }
+    auto [ptr, ec] = std::from_chars(b, body.data() + body.size(), cp, base);
+    if (ec != std::errc() || ptr != body.data() + body.size() || cp == 0 || cp > 0x10FFFF ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+      return std::string(e);
+    append_utf8(out, cp);
+    return out;
+  }
+  for (const NamedEntity& n : kEntities)
+    if (body == n.name) {
+      append_utf8(out, n.code_point);
+      return out;
+    }
+  return std::string(e);
+}
+
+void walk(const Document& doc, TreeVisitor& visitor, NodeId from) {
+  if (from >= doc.size()) return;
+  std::vector<NodeId> path;  // ancestors of the node being visited
+  NodeId n = from;
+  for (;;) {
+    bool descend = visitor.enter(doc, n, path);
+    const Node& x = doc.node(n);
+    if (descend && x.first_child != kNoNode) {
+      path.push_back(n);
+      n = x.first_child;
+      continue;
+    }
+    // Leave n, then climb until a next sibling exists or we are back at `from`.
+    for (;;) {
+      visitor.exit(doc, n, path);
+      if (n == from) return;
+      NodeId next = doc.node(n).next_sibling;
+      if (next != kNoNode) {
+        n = next;
+        break;
+      }
+      n = path.back();
+      path.pop_back();
+    }
+  }
+}
+
+}  // namespace wikic::parse

@@ -1,0 +1,152 @@
+// The document tree: what an expanded wikitext page means as blocks and inlines
+// (MediaWiki's Table/TableRow/TableCell, Heading, lists, HtmlTag elements, links…).
+// Nodes live in one arena and point into the page's own bytes through spans, so a tree
+// costs a few dozen bytes per node and never copies text.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/source.hpp"
+
+namespace wikic::parse {
+
+using NodeId = std::uint32_t;
+inline constexpr NodeId kNoNode = 0xFFFFFFFFu;
+
+/// Node kinds, named after MediaWiki's own words for the construct.
+enum class NodeKind : std::uint8_t {
+  Document,        ///< the root of a page
+  Fragment,        ///< the root of a semantic-template parameter value
+  Heading,         ///< `== x ==`; level() is 1..6
+  Paragraph,       ///< a run of text lines (BlockLevelPass's <p>)
+  List,            ///< one level of `* # : ;`; marker() is the list character
+  ListItem,        ///< <li>/<dt>/<dd> of a wiki list; marker() is `*`, `#`, `;` or `:`
+  HorizontalRule,  ///< `----`
+  Preformatted,    ///< leading-space <pre>, or a literal <pre> tag (text only)
+  Table,           ///< `{|` … `|}`
+  TableCaption,    ///< `|+`
+  TableRow,        ///< `|-` (or the implicit first row)
+  TableCell,       ///< `|` or `!` (header() tells)
+  Element,         ///< an HTML tag allowed in wikitext (Sanitizer list); name() is lowercase
+  Text,            ///< literal text, the span's bytes
+  Entity,          ///< `&amp;`, `&#123;`; decoded by decode_entity()
+  Comment,         ///< `<!-- … -->` left in the text (raw input only)
+  Wikilink,        ///< `[[Page|text]]`, `[[:Page]]`; name() is the target
+  FileLink,        ///< `[[File:…|options|caption]]`; attributes are the options
+  ExternalLink,    ///< `[http://x text]`; name() is the URL
+  Bold,            ///< `'''` (doQuotes)
+  Italic,          ///< `''` (doQuotes)
+  Template,        ///< an unexpanded `{{…}}`/`{{{…}}}` kept opaque (raw input only)
+  SemanticTemplate,  ///< a template call the expander kept as a typed node
+  TemplateParameter,  ///< one named parameter of a SemanticTemplate; child is a Fragment
+  Nowiki,          ///< `<nowiki>…</nowiki>`, content is literal text
+  ExtensionTag,    ///< `<ref>`, `<gallery>`, … kept opaque; name() is the tag
+};
+
+const char* to_string(NodeKind kind);
+
+/// One attribute as written: `name="value"`, `name=value`, `name`. Views into the source.
+struct Attribute {
+  std::string_view name;   ///< as written (compare case-insensitively)
+  std::string_view value;  ///< raw value (quotes stripped, entities not decoded)
+  support::Span span;      ///< the whole attribute in the node's source
+  bool has_value = false;
+};
+
+struct Node {
+  NodeKind kind = NodeKind::Text;
+  std::uint8_t aux = 0;        ///< heading level, list marker, header-cell flag
+  std::uint16_t source = 0;    ///< which Document source the span points into (0 = page)
+  support::Span span;          ///< bytes of the whole construct in its source
+  NodeId parent = kNoNode;
+  NodeId first_child = kNoNode;
+  NodeId last_child = kNoNode;
+  NodeId next_sibling = kNoNode;
+  std::string_view name;       ///< tag name, link target, URL, template or parameter name
+  std::uint32_t attr_begin = 0;
+  std::uint32_t attr_count = 0;
+  /// Set when the construct was closed by recovery rather than by its own end markup.
+  bool implicitly_closed = false;
+
+  int level() const { return aux; }
+  char marker() const { return static_cast<char>(aux); }
+  bool header() const { return aux != 0; }
+};
+
+/// A parsed page: the arena of nodes, the attribute pool and the sources they view.
+/// Lookups never throw; a missing attribute is nullptr, a missing node kNoNode.
+class Document {
+public:
+  Document();
+  Document(Document&&) noexcept = default;
+  Document& operator=(Document&&) noexcept = default;
+
+  NodeId root() const { return 0; }
+  std::size_t size() const { return nodes_.size(); }
+  const Node& node(NodeId id) const { return nodes_[id]; }
+
+  /// The source text a node's span points into (0 is the page).
+  std::string_view source(std::uint16_t id = 0) const { return *sources_[id]; }
+  std::size_t source_count() const { return sources_.size(); }
+  /// The node's bytes (for Text the literal text; for others the whole construct).
+  std::string_view text(const Node& n) const {
+    return source(n.source).substr(n.span.begin, n.span.size());
+  }
+  std::span<const Attribute> attributes(const Node& n) const {
+    return {attributes_.data() + n.attr_begin, n.attr_count};
+  }
+  /// The attribute MediaWiki's Sanitizer keeps when a name repeats: the last one
+  /// (Sanitizer::decodeTagAttributes overwrites). Names compare case-insensitively.
+  const Attribute* attribute(const Node& n, std::string_view name) const;
+  /// The effective `class` attribute split on ASCII whitespace (empty if none).
+  std::vector<std::string_view> classes(const Node& n) const;
+  /// True if the effective class list contains `cls`.
+  bool has_class(const Node& n, std::string_view cls) const;
+  /// Concatenated text of Text/Entity(decoded)/Nowiki descendants.
+  std::string plain_text(NodeId id) const;
+
+  /// Children of `id` in order (allocates; prefer first_child/next_sibling in hot loops).
+  std::vector<NodeId> children(NodeId id) const;
+
+  /// Byte position → line:column in source 0 (built lazily).
+  support::Position position(std::uint32_t offset) const;
+
+  // --- building (used by the parser) ---
+  std::uint16_t add_source(std::string text);
+  NodeId add_node(NodeKind kind, std::uint16_t source, support::Span span, NodeId parent);
+  Node& mutable_node(NodeId id) { return nodes_[id]; }
+  std::uint32_t add_attribute(const Attribute& a);
+  /// Keeps a string alive as long as the Document (for names that are not in a source).
+  std::string_view keep(std::string s);
+  void reserve(std::size_t nodes) { nodes_.reserve(nodes); }
+
+private:
+  std::vector<std::unique_ptr<std::string>> sources_;
+  std::vector<Node> nodes_;
+  std::vector<Attribute> attributes_;
+  std::vector<std::unique_ptr<std::string>> kept_;
+  mutable std::unique_ptr<support::LineIndex> lines_;
+};
+
+/// Decodes one entity as written (`&amp;`, `&#x41;`); unknown names come back unchanged.
+std::string decode_entity(std::string_view entity);
+
+/// Walks a subtree depth first with the ancestor path, for the selector and extraction
+/// stages: `ancestors` runs from `from` (the root by default) to the parent of `node`;
+/// the node itself is not in it. Returning false from enter() skips the node's children (exit() still runs).
+/// The walk is iterative, so deep trees cannot overflow the C stack.
+class TreeVisitor {
+public:
+  virtual ~TreeVisitor() = default;
+  virtual bool enter(const Document& doc, NodeId node, std::span<const NodeId> ancestors) = 0;
+  virtual void exit(const Document& /*doc*/, NodeId /*node*/,
+                    std::span<const NodeId> /*ancestors*/) {}
+};
+
+void walk(const Document& doc, TreeVisitor& visitor, NodeId from = 0);
+
+}  // namespace wikic::parse

@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   add(add_compile);
   add(add_expand);
   add(add_parse);
+  add(add_condition);
+  add(add_select);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,27 +1,32 @@
-// Glue between expansion and parsing: marker spans for the parser, nested markers
-// written back as calls, and diagnostics re-anchored through the expansion's provenance.
+// Glue between expansion and parsing: marker spans for the parser (also inside the
+// values of semantic parameters), and diagnostics re-anchored through provenance.
 #include "parse/from_expansion.hpp"
 
+#include <algorithm>
 #include <memory>
 
 namespace wikic::parse {
 
 namespace {
-/// `text` with every semantic marker replaced by the call it stands for.
-std::string with_calls(const expand::Expansion& e, std::string text) {
-  if (text.find(expand::kMarkerPrefix) == std::string::npos) return text;
-  for (auto it = e.semantic.rbegin(); it != e.semantic.rend(); ++it)
-    for (std::size_t at; (at = text.find(it->marker)) != std::string::npos;) {
-      std::string call = "{{" + it->name;
-      for (const auto& p : it->parameters) {
-        call += '|';
-        bool positional = !p.name.empty() && p.name.find_first_not_of("0123456789") == std::string::npos;
-        if (!positional) call += p.name + "=";
-        call += p.value.text;
-      }
-      text.replace(at, it->marker.size(), call + "}}");
-    }
-  return text;
+/// Semantic refs for the markers in `text`: each node whose marker occurs there, with
+/// its parameters and, recursively, the nodes inside their values. Markers are unique,
+/// so a node is found in exactly one text.
+std::vector<SemanticNodeRef> refs_in(const expand::Expansion& e, std::string_view text, int depth) {
+  std::vector<SemanticNodeRef> refs;
+  if (depth > 64 || text.find(expand::kMarkerPrefix) == std::string_view::npos) return refs;
+  std::vector<std::pair<std::size_t, const expand::SemanticNode*>> found;
+  for (const auto& node : e.semantic)
+    if (auto at = text.find(node.marker); at != std::string_view::npos) found.emplace_back(at, &node);
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [at, node] : found) {
+    SemanticNodeRef ref;
+    ref.marker = {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(at + node->marker.size())};
+    ref.name = node->name;
+    for (const auto& p : node->parameters)
+      ref.params.push_back({p.name, p.value.text, refs_in(e, p.value.text, depth + 1)});
+    refs.push_back(std::move(ref));
+  }
+  return refs;
 }
 }  // namespace
 
@@ -29,17 +34,7 @@ Document parse_expansion(const expand::Expansion& expansion, support::Diagnostic
                          const ParseOptions& options) {
   ParseInput input;
   input.text = expansion.text;
-  std::size_t from = 0;
-  for (const auto& node : expansion.semantic) {
-    std::size_t at = expansion.text.find(node.marker, from);
-    if (at == std::string::npos) continue;  // nested in another node's parameter
-    SemanticNodeRef ref;
-    ref.marker = {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(at + node.marker.size())};
-    ref.name = node.name;
-    for (const auto& p : node.parameters) ref.params.push_back({p.name, with_calls(expansion, p.value.text)});
-    input.semantic.push_back(std::move(ref));
-    from = at + node.marker.size();
-  }
+  input.semantic = refs_in(expansion, expansion.text, 0);
   // The parser positions its diagnostics in the expanded text; each is moved to the
   // byte of the page or template that produced it.
   support::LineIndex expanded_lines(expansion.text);

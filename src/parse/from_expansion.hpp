@@ -7,9 +7,8 @@
 
 namespace wikic::parse {
 
-/// Parses `expansion` (whose sources must still be alive). Top-level semantic nodes
-/// become SemanticTemplate nodes; markers of nested nodes in their parameter values are
-/// written back as the template calls they stand for, so a value parses as wikitext.
+/// Parses `expansion` (whose sources must still be alive). Every semantic node becomes a
+/// SemanticTemplate node, nested ones inside the Fragment of the parameter they are in.
 Document parse_expansion(const expand::Expansion& expansion, support::DiagnosticSink& diagnostics,
                          const ParseOptions& options = {});
 

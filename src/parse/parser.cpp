@@ -1550,7 +1550,7 @@ private:
       std::uint16_t source = doc_.add_source(p.value);
       NodeId frag = doc_.add_node(NodeKind::Fragment, source,
                                   {0, static_cast<std::uint32_t>(p.value.size())}, param);
-      Builder nested(doc_, source, frag, sink_, opt_, nullptr,
+      Builder nested(doc_, source, frag, sink_, opt_, p.nested.empty() ? nullptr : &p.nested,
                      src_ == 0 ? support::Span{t.b, t.e} : diag_anchor_,
                      "in parameter '" + p.name + "' of semantic template '" + ref.name + "'",
                      diagnostic_count_);

@@ -12,11 +12,16 @@
 
 namespace wikic::parse {
 
+struct SemanticNodeRef;
+
 /// One named parameter of a semantic template; `value` is wikitext, parsed into its own
-/// Fragment (spans of that fragment point into a Document source of its own).
+/// Fragment (spans of that fragment point into a Document source of its own). `nested`
+/// are the semantic templates inside the value (a Feature in a ScoringRow's rules),
+/// with marker spans into `value`.
 struct SemanticParam {
   std::string name;
   std::string value;
+  std::vector<SemanticNodeRef> nested;
 };
 
 /// A template call the expander kept as a typed node instead of expanding it. The

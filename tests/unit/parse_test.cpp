@@ -128,7 +128,7 @@ TEST_CASE("semantic template markers become typed nodes with parsed parameters")
   SemanticNodeRef ref;
   ref.marker = {7, 13};
   ref.name = "ScoringRow";
-  ref.params = {{"selectorid", "showWells"}, {"rules", "'''(+1)''' point <span class=\"showC1\">x"}};
+  ref.params = {{"selectorid", "showWells", {}}, {"rules", "'''(+1)''' point <span class=\"showC1\">x", {}}};
   in.semantic.push_back(ref);
   ParseOptions opt;
   opt.page = "P";

@@ -1,0 +1,73 @@
+// Boolean conditions over Expansion Selector atoms, kept in a canonical DNF: the sorted set
+// of all prime implicants (Blake canonical form), so two conditions print the same exactly
+// when they are the same boolean function of their atoms. Pure algebra: what an atom means
+// (editions, implications) lives in vocabulary.hpp.
+#pragma once
+#include <compare>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace wikic::select {
+
+/// Bound on the number of DNF terms any operation may produce. Class names and
+/// dynamic selectors on WICA have at most a handful of operands; a bigger form means a
+/// runaway input, reported as a diagnostic instead of eating memory.
+inline constexpr std::size_t kMaxDnfTerms = 256;
+
+/// An atom (a selector id without the `show` prefix), possibly negated.
+struct Literal {
+  std::string atom;
+  bool negated = false;
+  // Positive literals sort before negated ones, each group by name, so a term prints as
+  // `Circus & !Acrobats` (the form the issue and the wiki's own class names use).
+  friend std::strong_ordering operator<=>(const Literal& a, const Literal& b) {
+    if (a.negated != b.negated) return a.negated ? std::strong_ordering::greater : std::strong_ordering::less;
+    return a.atom <=> b.atom;
+  }
+  friend bool operator==(const Literal&, const Literal&) = default;
+};
+
+/// A conjunction of literals, sorted, no atom twice.
+using Term = std::vector<Literal>;
+
+class Condition {
+public:
+  /// `true` (the default: no restriction).
+  Condition();
+  static Condition always();
+  static Condition never();
+  static Condition atom(std::string name, bool negated = false);
+  /// Builds from arbitrary terms and canonicalises.
+  static Condition from_terms(std::vector<Term> terms);
+
+  bool is_true() const { return terms_.size() == 1 && terms_.front().empty(); }
+  bool is_false() const { return terms_.empty(); }
+  /// Set when an operation hit kMaxDnfTerms; the value is then `true` (no restriction),
+  /// the one safe answer for "may this be shown".
+  bool overflowed() const { return overflowed_; }
+  const std::vector<Term>& terms() const { return terms_; }
+  /// Every atom mentioned, sorted, once.
+  std::vector<std::string> atoms() const;
+
+  friend bool operator==(const Condition& a, const Condition& b) { return a.terms_ == b.terms_; }
+
+private:
+  friend Condition overflow_condition();
+  std::vector<Term> terms_;
+  bool overflowed_ = false;
+};
+
+Condition conjoin(const Condition& a, const Condition& b);
+Condition disjoin(const Condition& a, const Condition& b);
+Condition negate(const Condition& a);
+/// Conjunction of a sequence, e.g. every condition on the path from the page root.
+Condition conjoin_all(const std::vector<Condition>& parts);
+Condition disjoin_all(const std::vector<Condition>& parts);
+
+/// Canonical text: `CountOfCarcassonne & !MarketsOfLeipzig`, `Castles | Robbers`,
+/// `true`, `false`.
+std::string to_string(const Condition& c);
+
+}  // namespace wikic::select

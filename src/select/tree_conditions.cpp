@@ -1,0 +1,265 @@
+// Tree-level selector work on parse::Document, through the parse stage's iterative
+// TreeVisitor (deep pages cannot overflow the stack). Conditions accumulate along the
+// ancestor path as the site script's CSS does: an element is visible only if it and every
+// enclosing element are, so the path condition is the conjunction of the own conditions.
+#include "select/tree_conditions.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace wikic::select {
+
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string_view trim(std::string_view s) {
+  std::size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  std::size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+// Where `piece` (a view into one of the document's sources) starts; positions exist only
+// for the page text itself (source 0).
+Where where_of(const parse::Document& doc, std::uint16_t source, std::string_view piece, const std::string& file) {
+  if (source != 0 || piece.data() == nullptr) return Where{file, {0, 0}};
+  std::string_view page = doc.source(0);
+  if (piece.data() < page.data() || piece.data() > page.data() + page.size()) return Where{file, {0, 0}};
+  return Where{file, doc.position(static_cast<std::uint32_t>(piece.data() - page.data()))};
+}
+
+// Named parameters of an opaque `{{Name|a=b|…}}` (raw input, before the expander exists):
+// splits at top-level `|`, skipping nested braces and links.
+std::vector<std::pair<std::string_view, std::string_view>> raw_template_params(std::string_view t) {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  if (t.size() < 4 || !t.starts_with("{{") || !t.ends_with("}}")) return out;
+  std::string_view body = t.substr(2, t.size() - 4);
+  int depth = 0;
+  std::size_t start = std::string_view::npos;
+  auto flush = [&](std::size_t end) {
+    if (start == std::string_view::npos) return;
+    std::string_view part = body.substr(start, end - start);
+    std::size_t eq = part.find('=');
+    if (eq != std::string_view::npos) out.emplace_back(trim(part.substr(0, eq)), trim(part.substr(eq + 1)));
+  };
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if ((c == '{' || c == '[') && i + 1 < body.size() && body[i + 1] == c) {
+      ++depth;
+      ++i;
+    } else if ((c == '}' || c == ']') && i + 1 < body.size() && body[i + 1] == c && depth > 0) {
+      --depth;
+      ++i;
+    } else if (c == '|' && depth == 0) {
+      flush(i);
+      start = i + 1;
+    }
+  }
+  flush(body.size());
+  return out;
+}
+
+// HTML elements a browser lays out as blocks: their text starts and ends a line.
+bool is_block_element(std::string_view name) {
+  static constexpr std::string_view kBlocks[] = {"blockquote", "center", "dd", "div", "dl", "dt", "h1", "h2",
+                                                 "h3", "h4", "h5", "h6", "hr", "li", "ol", "p", "pre",
+                                                 "table", "td", "th", "tr", "ul"};
+  return std::find(std::begin(kBlocks), std::end(kBlocks), name) != std::end(kBlocks);
+}
+
+bool is_block(const parse::Node& n) {
+  using K = parse::NodeKind;
+  K k = n.kind;
+  if (k == K::Element) return is_block_element(n.name);
+  return k == K::Heading || k == K::Paragraph || k == K::ListItem || k == K::TableRow || k == K::TableCaption ||
+         k == K::HorizontalRule || k == K::Preformatted || k == K::Table || k == K::List;
+}
+
+}  // namespace
+
+OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std::string& file,
+                         support::DiagnosticSink& sink, const Vocabulary& v) {
+  OwnSelector out;
+  const parse::Node& n = doc.node(id);
+  std::optional<std::string_view> selectorid, dynamicselector;
+  std::string selectorid_value, dynamic_value;  // owners for semantic-template values
+  Where selectorid_where{file, {0, 0}}, dynamic_where{file, {0, 0}};
+  if (n.kind == parse::NodeKind::SemanticTemplate) {
+    // Parameter values live in their own Fragment sources: no page positions.
+    for (parse::NodeId c = n.first_child; c != parse::kNoNode; c = doc.node(c).next_sibling) {
+      const parse::Node& p = doc.node(c);
+      if (p.kind != parse::NodeKind::TemplateParameter) continue;
+      if (iequals(trim(p.name), "selectorid")) {
+        selectorid_value = doc.plain_text(c);
+        selectorid = selectorid_value;
+      }
+      if (iequals(trim(p.name), "dynamicselector")) {
+        dynamic_value = doc.plain_text(c);
+        dynamicselector = dynamic_value;
+      }
+    }
+  } else if (n.kind == parse::NodeKind::Template) {
+    for (auto [name, value] : raw_template_params(doc.text(n))) {
+      if (iequals(name, "selectorid")) {
+        selectorid = value;
+        selectorid_where = where_of(doc, n.source, value, file);
+      } else if (iequals(name, "dynamicselector")) {
+        dynamicselector = value;
+        dynamic_where = where_of(doc, n.source, value, file);
+      }
+    }
+  }
+  if (selectorid || dynamicselector) {
+    out.has_selector = true;
+    out.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
+    out.text = std::string(selectorid.value_or(dynamicselector.value_or("")));
+    return out;
+  }
+  if (n.attr_count == 0) return out;
+  ElementSelectors element;
+  // The parse stage already reports a repeated `class` attribute (and which value
+  // MediaWiki keeps), so only the effective, last one is passed on here.
+  for (const parse::Attribute& a : doc.attributes(n)) {
+    if (iequals(a.name, "class")) {
+      element.class_values.assign(1, a.value);
+      element.class_where.assign(1, where_of(doc, n.source, a.value, file));
+    } else if (iequals(a.name, "data-dynamic-selector")) {
+      element.dynamic_selector = a.value;
+      element.dynamic_where = where_of(doc, n.source, a.value, file);
+    }
+  }
+  if (element.class_values.empty() && !element.dynamic_selector) return out;
+  ElementSelection sel = element_selection(element, sink, v);
+  out.condition = std::move(sel.condition);
+  out.projection = sel.projection;
+  out.projection_condition = std::move(sel.projection_condition);
+  out.has_selector = sel.has_selector;
+  if (!element.class_values.empty()) out.text = std::string(trim(element.class_values.back()));
+  if (element.dynamic_selector)
+    out.text += (out.text.empty() ? "" : " ") + std::string(*element.dynamic_selector);
+  return out;
+}
+
+TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
+                               const Vocabulary& v) {
+  TreeConditions out;
+  out.full.resize(doc.size());
+  out.hidden.assign(doc.size(), 0);
+  struct Visitor : parse::TreeVisitor {
+    TreeConditions& out;
+    const std::string& file;
+    support::DiagnosticSink& sink;
+    const Vocabulary& v;
+    Visitor(TreeConditions& o, const std::string& f, support::DiagnosticSink& s, const Vocabulary& voc)
+        : out(o), file(f), sink(s), v(voc) {}
+    bool enter(const parse::Document& d, parse::NodeId node, std::span<const parse::NodeId> ancestors) override {
+      if (node >= out.full.size()) return false;
+      parse::NodeId parent = ancestors.empty() ? parse::kNoNode : ancestors.back();
+      Condition inherited = parent == parse::kNoNode ? Condition() : out.full[parent];
+      std::uint8_t hidden = parent == parse::kNoNode ? 0 : out.hidden[parent];
+      OwnSelector own = own_selector(d, node, file, sink, v);
+      if (own.has_selector) {
+        const parse::Node& n = d.node(node);
+        Where at = n.source == 0 ? Where{file, d.position(n.span.begin)} : Where{file, {0, 0}};
+        out.full[node] = lint_nested(inherited, own.condition, own.text, at, sink, v);
+      } else {
+        out.full[node] = std::move(inherited);
+      }
+      out.hidden[node] = hidden || own.projection == Projection::hide;
+      if (!own.projection_condition.is_true()) out.projection_only.emplace(node, std::move(own.projection_condition));
+      return true;
+    }
+  } visitor(out, file, sink, v);
+  parse::walk(doc, visitor);
+  return out;
+}
+
+std::string project_text(const parse::Document& doc, const TreeConditions& conditions, const Selection& selection,
+                         const Vocabulary& v) {
+  struct Visitor : parse::TreeVisitor {
+    const TreeConditions& c;
+    Evaluator eval;
+    std::string out;
+    Visitor(const TreeConditions& tc, const Vocabulary& voc, const Selection& s) : c(tc), eval(voc, s) {}
+    void newline() {
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+      if (!out.empty() && out.back() != '\n') out += '\n';
+    }
+    bool enter(const parse::Document& d, parse::NodeId node, std::span<const parse::NodeId>) override {
+      if (node >= c.full.size() || c.hidden[node] || !eval(c.full[node])) return false;
+      if (auto it = c.projection_only.find(node); it != c.projection_only.end() && !eval(it->second)) return false;
+      const parse::Node& n = d.node(node);
+      using K = parse::NodeKind;
+      switch (n.kind) {
+      case K::Text: out += d.text(n); return false;
+      case K::Entity: out += parse::decode_entity(d.text(n)); return false;
+      case K::Nowiki: out += d.plain_text(node); return false;
+      case K::Comment:
+      case K::Template:
+      case K::FileLink:
+      case K::ExtensionTag: return false;
+      case K::SemanticTemplate:
+        // A scoring row reads as its own line; references read as their text.
+        if (has_parameter(d, node, "rules")) newline();
+        return true;
+      case K::TemplateParameter: return shown_parameter(d, node);
+      case K::Wikilink:
+        if (n.first_child == parse::kNoNode) out += n.name;
+        return true;
+      case K::Element:
+        if (n.name == "br" || is_block_element(n.name)) newline();
+        return true;
+      default: return true;
+      }
+    }
+    static bool has_parameter(const parse::Document& d, parse::NodeId tpl, std::string_view name) {
+      for (parse::NodeId p = d.node(tpl).first_child; p != parse::kNoNode; p = d.node(p).next_sibling)
+        if (d.node(p).kind == parse::NodeKind::TemplateParameter && d.node(p).name == name) return true;
+      return false;
+    }
+    /// What a reader sees of a semantic template: a row's description and rules, a
+    /// reference's text (or its name when it has none), a colour template's text.
+    bool shown_parameter(const parse::Document& d, parse::NodeId param) {
+      const parse::Node& p = d.node(param);
+      parse::NodeId tpl = p.parent;
+      if (p.name == "description") return true;
+      if (p.name == "rules") {
+        out += ' ';
+        return true;
+      }
+      if (p.name == "text" || p.name == "1") return true;
+      if (p.name == "name")
+        return !has_parameter(d, tpl, "text") && !has_parameter(d, tpl, "rules") &&
+               !has_parameter(d, tpl, "variant");
+      return false;
+    }
+    void exit(const parse::Document& d, parse::NodeId node, std::span<const parse::NodeId>) override {
+      const parse::Node& n = d.node(node);
+      parse::NodeKind k = n.kind;
+      if (k == parse::NodeKind::SemanticTemplate && has_parameter(d, node, "rules")) newline();
+      if (is_block(n)) newline();
+      else if (k == parse::NodeKind::TableCell && !out.empty() && out.back() != '\n' && out.back() != ' ') out += ' ';
+    }
+  } visitor(conditions, v, selection);
+  parse::walk(doc, visitor);
+  // One space between words and no blank lines: the projection is for reading and diffing.
+  std::string clean;
+  for (char ch : visitor.out) {
+    if (ch == '\t' || ch == '\r') ch = ' ';
+    if (ch == ' ' && (clean.empty() || clean.back() == ' ' || clean.back() == '\n')) continue;
+    if (ch == '\n') {
+      while (!clean.empty() && clean.back() == ' ') clean.pop_back();
+      if (clean.empty() || clean.back() == '\n') continue;
+    }
+    clean += ch;
+  }
+  if (!clean.empty() && clean.back() != '\n') clean += '\n';
+  return clean;
+}
+
+}  // namespace wikic::select

@@ -1,0 +1,49 @@
+// Selector conditions on the document tree: each node's own condition (class attributes
+// of tables, rows, cells and HTML elements, data-dynamic-selector, a template's
+// selectorid/dynamicselector) conjoined along the path from the root, the tree-level
+// lints, and the offline Expansion Selector: the page as plain text for one selection.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parse/tree.hpp"
+#include "select/classes.hpp"
+
+namespace wikic::select {
+
+/// What one node itself says about its visibility.
+struct OwnSelector {
+  Condition condition;                   ///< `true` when the node has no selector
+  std::optional<Projection> projection;  ///< from structural classes (hideWhenDone: hide)
+  Condition projection_condition;        ///< what those structural classes need to show
+  bool has_selector = false;
+  std::string text;                      ///< the classes/selector as written, for messages
+};
+
+/// The own selector of one node, with the class-level lints (unknown ids, repeated and
+/// contradictory classes, duplicate class attributes, malformed dynamic selectors).
+OwnSelector own_selector(const parse::Document& doc, parse::NodeId node, const std::string& file,
+                         support::DiagnosticSink& sink, const Vocabulary& v = Vocabulary::builtin());
+
+/// Per-node conditions of a whole document, indexed by NodeId.
+struct TreeConditions {
+  std::vector<Condition> full;          ///< conjunction along the root→node path
+  std::vector<std::uint8_t> hidden;     ///< 1: a structural class hides it (hideWhenDone)
+  /// Nodes whose structural classes need more than their path condition to be shown.
+  std::map<parse::NodeId, Condition> projection_only;
+};
+
+/// Computes every node's condition and reports the tree-level lints: content that can
+/// never be shown and classes that repeat what the ancestors already imply.
+TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
+                               const Vocabulary& v = Vocabulary::builtin());
+
+/// The page as a reader with `selection` sees it, as plain text: hidden content removed,
+/// the edition's wording chosen. Opaque templates, comments and files print nothing.
+std::string project_text(const parse::Document& doc, const TreeConditions& conditions, const Selection& selection,
+                         const Vocabulary& v = Vocabulary::builtin());
+
+}  // namespace wikic::select

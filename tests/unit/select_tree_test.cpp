@@ -1,0 +1,108 @@
+// Tests of the tree-level selector work: path conditions on parsed documents, the
+// tree lints (unsatisfiable content, repeated conditions), and the offline projection
+// on fixtures and on the seed page (`wikic select`). Kept apart from select_test so the
+// condition language is tested even while the parse stage is being changed.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "parse/parser.hpp"
+#include "select/tree_conditions.hpp"
+#include "util/run.hpp"
+
+using namespace wikic::select;
+using wikic::support::DiagnosticSink;
+
+namespace {
+
+const char* kFixture =
+    "{|\n"
+    "|- class=\"showInns\"\n"
+    "| Inn row <span class=\"showC1\">follower</span><span class=\"showC2\">meeple</span>\n"
+    "|- class=\"showWells\"\n"
+    "| Wells row\n"
+    "|- class=\"showCircusAndNotAcrobats\"\n"
+    "| Circus only <span class=\"showC1\">a<span class=\"showC2\">dead</span></span>\n"
+    "|}\n"
+    "<div class=\"hideWhenDone\">Transmogrifying...</div>\n"
+    "<div data-dynamic-selector=\"['OR','showInns','showWells']\">inns or wells</div>\n"
+    "<div class=\"showStep1A_Messages\">dispatch reminder</div>\n"
+    "{{ScoringRow|selectorid=showWells|description=x}}\n";
+
+struct Projected {
+  std::string text;
+  std::vector<std::string> diagnostics;
+};
+
+Projected project(const std::string& text, Selection s) {
+  DiagnosticSink sink;
+  wikic::parse::Document doc = wikic::parse::parse_document(text, sink, {});
+  TreeConditions c = tree_conditions(doc, "f", sink);
+  Projected out{project_text(doc, c, s), {}};
+  for (const auto& d : sink.all()) out.diagnostics.push_back(d.format());
+  return out;
+}
+
+std::size_t count(const std::string& hay, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("projection of a fixture: rows, wording, structural ids, dynamic selectors") {
+  Selection inns;
+  inns.edition = Edition::C2;
+  inns.expansions = {"Inns"};
+  auto p = project(kFixture, inns);
+  CHECK(p.text == "Inn row meeple\ninns or wells\n");
+
+  Selection c1;
+  c1.edition = Edition::C1;
+  c1.expansions = {"Wells", "Circus", "Messages"};
+  p = project(kFixture, c1);
+  CHECK(p.text == "Wells row\nCircus only a\ninns or wells\ndispatch reminder\n");
+
+  Selection we;
+  we.edition = Edition::WE;
+  we.expansions = {"Inns", "Acrobats", "Circus"};
+  CHECK(project(kFixture, we).text == "Inn row meeple\ninns or wells\n");
+}
+
+TEST_CASE("tree lints: content that can never be shown, with position") {
+  auto p = project(kFixture, Selection{});
+  REQUIRE(p.diagnostics.size() == 1);
+  CHECK(p.diagnostics[0] ==
+        "f:7:37: warning: content can never be shown: 'showC2' (C2) contradicts the enclosing condition "
+        "C1 & Circus & !Acrobats");
+  auto r = project("<span class=\"showC1\"><span class=\"showC1\">followers</span></span>\n", Selection{});
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0] == "f:1:22: warning: class 'showC1' repeats a condition already implied by the enclosing C1");
+}
+
+TEST_CASE("wikic select on the seed page: inns without wells, one edition's wording") {
+  std::string seed = wikic::test::source_path("corpus/wica/scoring-during-turn-sequence.xml");
+  auto inns = wikic::test::run_wikic("select " + seed + " --edition C2 --with Inns");
+  CHECK(inns.status == 0);
+  CHECK(inns.out.rfind("# Carcassonne Scoring During Turn Sequence\n", 0) == 0);
+  CHECK(inns.out.find("Road with inn(s)") != std::string::npos);
+  std::string lower = inns.out;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  CHECK(lower.find("well") == std::string::npos);
+  // The seed's showC2 span inside a showC1 span (written twice, in both Messages variants).
+  CHECK(inns.err.find(":54:324: warning: content can never be shown: 'showC2' (C2) contradicts the enclosing "
+                      "condition C1 & Messages & Messages_ForC1") != std::string::npos);
+
+  auto c1 = wikic::test::run_wikic("select " + seed + " --edition C1 --all-expansions");
+  CHECK(c1.status == 0);
+  CHECK(count(c1.out, "follower") > 50);
+  CHECK(count(c1.out, "followermeeple") == 0);
+  CHECK(count(c1.out, "followersmeeples") == 0);
+  auto c2 = wikic::test::run_wikic("select " + seed + " --edition C2 --all-expansions");
+  CHECK(count(c2.out, "follower") == 0);
+  CHECK(count(c2.out, "meeple") > 50);
+
+  auto bad = wikic::test::run_wikic("select " + seed + " --edition C2 --with Innz");
+  CHECK(bad.err.find("--with: warning: unknown expansion id 'Innz' (closest known: showInns") != std::string::npos);
+}

@@ -69,7 +69,9 @@ bool is_space(char c) { return c == ' ' || c == '\t'; }
 // The attribute syntax Sanitizer accepts, loosely: name[=value] pairs. Used to tell the
 // attribute separator of a cell (`| class="x" | text`) from the start of a new cell.
 bool looks_like_attributes(std::string_view s) {
-  std::size_t k = 0, names = 0;
+  // At least one name=value pair: bare words before a '|' ("Caption text | …") are far
+  // more often the end of a collapsed cell than valueless attributes.
+  std::size_t k = 0, names = 0, valued = 0;
   auto skip = [&] {
     while (k < s.size() && is_space(s[k])) ++k;
   };
@@ -79,7 +81,7 @@ bool looks_like_attributes(std::string_view s) {
   };
   for (;;) {
     skip();
-    if (k == s.size()) return names > 0;
+    if (k == s.size()) return names > 0 && valued > 0;
     std::size_t start = k;
     while (k < s.size() && name_char(s[k])) ++k;
     if (k == start) return false;
@@ -87,6 +89,7 @@ bool looks_like_attributes(std::string_view s) {
     skip();
     if (k < s.size() && s[k] == '=') {
       ++k;
+      ++valued;
       skip();
       if (k < s.size() && (s[k] == '"' || s[k] == '\'')) {
         char q = s[k];
@@ -186,6 +189,10 @@ private:
         line_break(i);
         --depth_;
         line_ = Line::TableEnd;
+        // What follows `|}` on its line (text, a tag) was on a line of its own.
+        std::size_t k = i + 2;
+        while (k < f_.size() && is_space(f_[k])) ++k;
+        if (k < f_.size() && k > i + 2 && !(f_[k] == '|' || f_[k] == '{' || f_[k] == '!')) line_break(k);
         return i + 2;
       }
       if (c == '|' && d == '-') {

@@ -91,7 +91,7 @@ TEST_CASE("wikic select on the seed page: inns without wells, one edition's word
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
   CHECK(lower.find("well") == std::string::npos);
   // The seed's showC2 span inside a showC1 span (written twice, in both Messages variants).
-  CHECK(inns.err.find(":54:324: warning: content can never be shown: 'showC2' (C2) contradicts the enclosing "
+  CHECK(inns.err.find(":56:324: warning: content can never be shown: 'showC2' (C2) contradicts the enclosing "
                       "condition C1 & Messages & Messages_ForC1") != std::string::npos);
 
   auto c1 = wikic::test::run_wikic("select " + seed + " --edition C1 --all-expansions");

@@ -89,7 +89,8 @@ Runner add_parse(CLI::App& app) {
     bool usage_error = false;
     // The document tree is built from the expanded page, so templates must be known
     // first: pages are kept until the whole input is read.
-    bool keep_pages = opt->tree == "doc" && !opt->roundtrip && !opt->print_restored;
+    bool doc_tree = opt->tree == "doc" && !opt->roundtrip && !opt->print_restored;
+    bool keep_pages = doc_tree && !opt->no_expand;
     std::vector<ingest::Page> pages;
     std::optional<expand::TemplateStore> store;
     auto stats = ingest::read_inputs(opt->inputs, input_options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
@@ -116,6 +117,18 @@ Runner add_parse(CLI::App& app) {
         std::cout << restored.text << '\n';
         return;
       }
+      if (doc_tree) {  // --no-expand: the page as written, one page at a time
+        parse::ParseOptions parse_options;
+        parse_options.page = file;
+        parse::Document doc = parse::parse_document(restored.text, sink, parse_options);
+        if (opt->stats)
+          std::cout << tree_stats(page.title, doc);
+        else if (opt->json)
+          std::cout << parse::to_json(doc) << '\n';
+        else
+          std::cout << parse::to_sexpr(doc);
+        return;
+      }
       preprocess::Tree tree = preprocess::preprocess(restored.text, pp, {&sink, file});
       if (opt->json)
         std::cout << preprocess::to_json(tree);
@@ -135,14 +148,8 @@ Runner add_parse(CLI::App& app) {
         if (restored.restored) page.revision.text = std::move(restored.text);
         parse::ParseOptions parse_options;
         parse_options.page = file;
-        parse::Document doc;
-        std::optional<expand::Expansion> expansion;
-        if (opt->no_expand) {
-          doc = parse::parse_document(page.revision.text, sink, parse_options);
-        } else {
-          expansion = expander.expand_page(page);
-          doc = parse::parse_expansion(*expansion, sink, parse_options);
-        }
+        auto expansion = expander.expand_page(page);
+        parse::Document doc = parse::parse_expansion(expansion, sink, parse_options);
         if (opt->stats)
           std::cout << tree_stats(page.title, doc);
         else if (opt->json)

@@ -1,11 +1,20 @@
 // `wikic compile INPUT… --out DIR`: runs the pipeline over every page and writes the
-// outputs into DIR atomically. So far: the page manifest (pages.yaml, pages.xml).
+// outputs into DIR atomically: the page manifest (pages.yaml, pages.xml), the rule
+// database (rules.yaml, rules.xml, rules.json, streamed page by page) and every
+// diagnostic (diagnostics.txt).
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "emit/manifest.hpp"
+#include "emit/rules_writer.hpp"
+#include "expand/expander.hpp"
+#include "extract/rules.hpp"
 #include "ingest/input.hpp"
+#include "select/vocabulary.hpp"
 #include "support/files.hpp"
 
 namespace wikic::cli {
@@ -26,23 +35,90 @@ Runner add_compile(CLI::App& app) {
     ingest::InputOptions options;
     if (!opt->title.empty()) options.title = opt->title;
     emit::Manifest manifest;
-    auto stats = ingest::read_inputs(opt->inputs, options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
-      manifest.add(site, page, sink);
-    });
+    emit::RulesHeader header;
+    std::optional<expand::TemplateStore> store;
+    auto is_template = [](const ingest::Page& page) { return page.ns == 10; };
+    auto note_header = [&](const ingest::SiteInfo& site, const ingest::Page& page) {
+      if (header.sitename.empty()) header.sitename = site.sitename;
+      header.dump_date = std::max(header.dump_date, page.revision.timestamp);
+    };
+    // Templates may come after the pages that use them, and the header (site, dump
+    // date) comes before every page, so a first pass keeps only the Template namespace
+    // and the header facts (its diagnostics are dropped: the second pass reports them);
+    // the second pass extracts each page as it streams by and writes it out at once.
+    // Standard input can be read once only, so with '-' the pages are kept in memory.
+    bool stdin_input = std::find(opt->inputs.begin(), opt->inputs.end(), "-") != opt->inputs.end();
+    std::vector<ingest::Page> kept;
+    if (!stdin_input) {
+      support::DiagnosticSink quiet;
+      ingest::read_inputs(opt->inputs, options, quiet, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
+        if (!store) store.emplace(site);
+        if (is_template(page)) store->add(page);
+        note_header(site, page);
+      });
+    }
+    header.vocabulary_version = select::Vocabulary::builtin().version();
+    header.mapping_version = extract::extract_mapping_version();
     std::error_code ec;
     std::filesystem::create_directories(opt->out, ec);
     if (ec) {
       sink.error(opt->out, support::nowhere, "cannot create output folder: " + ec.message());
-      return finish(sink, stats.pages, true);
+      return finish(sink, 0, true);
     }
+    // The rule files are written to temporaries as pages arrive and renamed at the end,
+    // so a reader never sees a half-written database.
+    const char* rule_files[] = {"rules.yaml", "rules.xml", "rules.json"};
+    std::ofstream streams[3];
+    for (int i = 0; i < 3; ++i) streams[i].open(opt->out + "/." + rule_files[i] + ".tmp", std::ios::binary);
+    std::optional<emit::RulesWriter> writer;
+    auto extract = [&](const ingest::Page& page) {
+      if (is_template(page) || !page.redirect.empty()) return;
+      if (!writer) writer.emplace(streams[0], streams[1], streams[2], header);
+      writer->page(extract::extract_page(page, *store, sink));
+    };
+    auto stats = ingest::read_inputs(opt->inputs, options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
+      manifest.add(site, page, sink);
+      if (!store) store.emplace(site);
+      if (stdin_input) {
+        if (is_template(page)) store->add(page);
+        note_header(site, page);
+        kept.push_back(std::move(page));
+      } else {
+        extract(page);
+      }
+    });
+    if (!store) store.emplace(ingest::default_site());
+    for (const auto& page : kept) extract(page);
+    if (!writer) writer.emplace(streams[0], streams[1], streams[2], header);
+    writer->finish();
+    std::string summary = writer->totals().text();
     bool io_failure = stats.io_failure;
-    for (auto [name, text] : {std::pair{"pages.yaml", manifest.to_yaml()}, std::pair{"pages.xml", manifest.to_xml()}}) {
+    for (int i = 0; i < 3; ++i) {
+      std::string tmp = opt->out + "/." + rule_files[i] + ".tmp";
+      streams[i].close();
+      std::filesystem::rename(tmp, opt->out + "/" + rule_files[i], ec);
+      if (!streams[i] || ec) {
+        sink.error(opt->out + "/" + rule_files[i], support::nowhere, "cannot write: " + (ec ? ec.message() : "write failed"));
+        std::filesystem::remove(tmp, ec);
+        io_failure = true;
+      }
+    }
+    // diagnostics.txt is the run's record: every diagnostic and the summaries.
+    auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+    std::string diagnostics;
+    for (const auto& d : sink.all()) diagnostics += d.format() + "\n";
+    diagnostics += "wikic: " + count(stats.pages, "page") + ", " + count(sink.warnings(), "warning") + ", " +
+                   count(sink.errors(), "error") + "\n";
+    diagnostics += "wikic: rules: " + summary + "\n";
+    for (auto [name, text] : {std::pair{"pages.yaml", manifest.to_yaml()}, std::pair{"pages.xml", manifest.to_xml()},
+                              std::pair{"diagnostics.txt", diagnostics}}) {
       std::string error;
       if (!support::write_file_atomic(opt->out + "/" + name, text, error)) {
         sink.error(error.substr(0, error.find(": ")), support::nowhere, "cannot write: " + error.substr(error.find(": ") + 2));
         io_failure = true;
       }
     }
+    std::cerr << "wikic: rules: " << summary << '\n';
     return finish(sink, stats.pages, io_failure);
   };
 }

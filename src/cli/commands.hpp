@@ -22,6 +22,7 @@ Runner add_expand(CLI::App& app);
 Runner add_parse(CLI::App& app);
 Runner add_condition(CLI::App& app);
 Runner add_select(CLI::App& app);
+Runner add_query(CLI::App& app);
 
 /// Prints the closing one-line summary and maps the diagnostics to an exit code.
 int finish(const support::DiagnosticSink& sink, std::size_t pages, bool io_failure);

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   add(add_parse);
   add(add_condition);
   add(add_select);
+  add(add_query);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

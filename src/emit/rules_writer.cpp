@@ -1,0 +1,262 @@
+// The rule database as an ordered JSON document, printed as JSON (nlohmann), YAML
+// (yaml-cpp Emitter, every string double-quoted so no value changes type on reading) and
+// XML (pugixml: objects are elements, arrays repeat a singular element name).
+#include "emit/rules_writer.hpp"
+
+#include <map>
+#include <ostream>
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
+#include <sstream>
+#include <yaml-cpp/yaml.h>
+
+namespace wikic::emit {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json variants(const extract::Variants& v) {
+  if (v.uniform) return v.text;
+  return Json{{"C1", v.c1}, {"C2", v.c2}, {"WE", v.we}};
+}
+
+Json points(const extract::Rule& r) {
+  if (r.points_unparsed) return "unparsed";
+  Json list = Json::array();
+  for (const auto& e : r.points) {
+    Json p;
+    p["op"] = extract::to_string(e.points.op);
+    if (e.points.quantity.empty()) p["value"] = e.points.value;
+    else p["quantity"] = e.points.quantity;
+    if (e.points.op == extract::PointsOp::fraction) p["denominator"] = e.points.denominator;
+    if (!e.points.per.empty()) p["per"] = e.points.per;
+    if (!e.points.rounding.empty()) p["rounding"] = e.points.rounding;
+    p["when"] = e.when;
+    if (!e.editions.empty()) p["editions"] = e.editions;
+    p["text"] = e.points.text;
+    list.push_back(std::move(p));
+  }
+  return list;
+}
+
+Json rule(const extract::Rule& r) {
+  Json j;
+  j["id"] = r.id;
+  if (!r.parent.empty()) j["parent"] = r.parent;
+  j["section"] = r.section;
+  j["phase"] = r.phase;
+  j["round"] = r.round;
+  j["step"] = r.step;
+  j["block"] = r.block;
+  j["kind"] = r.kind;
+  j["core"] = r.core;
+  j["when"] = r.when;
+  j["atoms"] = r.atoms;
+  j["triggers"] = r.triggers;
+  j["description"] = variants(r.description);
+  j["rules"] = variants(r.rules);
+  Json notes = Json::array();
+  for (const auto& n : r.notes) notes.push_back(Json{{"when", n.when}, {"text", variants(n.text)}});
+  j["notes"] = std::move(notes);
+  j["references"] = r.references;
+  j["points"] = points(r);
+  Json s;
+  s["page"] = r.source.page;
+  s["revision"] = r.source.revision;
+  s["file"] = r.source.file;
+  s["line"] = r.source.line;
+  s["column"] = r.source.column;
+  if (r.source.offset >= 0) s["offset"] = r.source.offset;
+  s["origin"] = r.source.origin;
+  s["chain"] = r.source.chain;
+  j["source"] = std::move(s);
+  return j;
+}
+
+Json header_json(const RulesHeader& h) {
+  Json d;
+  d["wikic-rules"] = rules_schema_version;
+  d["sitename"] = h.sitename;
+  d["dump-date"] = h.dump_date;
+  d["dump-date-source"] = "latest revision timestamp";
+  d["vocabulary-version"] = h.vocabulary_version;
+  d["mapping-version"] = h.mapping_version;
+  return d;
+}
+
+Json page_json(const extract::PageRules& p) {
+  Json pj;
+  pj["title"] = p.title;
+  pj["revision"] = p.revision;
+  pj["timestamp"] = p.timestamp;
+  Json cells = Json::array();
+  for (const auto& [use, n] : p.cells.by_use) cells.push_back(Json{{"use", use}, {"count", n}});
+  pj["scoring-cells"] = Json{{"total", p.cells.total}, {"unaccounted", p.cells.unaccounted}, {"uses", cells}};
+  Json rules = Json::array();
+  for (const auto& r : p.rules) rules.push_back(rule(r));
+  pj["rules"] = std::move(rules);
+  Json non = Json::array();
+  for (const auto& n : p.non_rules)
+    non.push_back(Json{{"reason", n.reason}, {"text", n.text}, {"line", n.line}, {"column", n.column},
+                       {"scoring-cells", n.scoring_cells}});
+  pj["non-rules"] = std::move(non);
+  return pj;
+}
+
+Json summary_json(const RulesTotals& t) {
+  return Json{{"pages", t.pages},         {"rules", t.rules},
+              {"sub-rules", t.sub_rules}, {"non-rules", t.non_rules},
+              {"unparsed-points", t.unparsed}, {"id-collisions", t.collisions}};
+}
+
+// Numbers print the same in every format: integers without a fraction, others with the
+// shortest round-trip form nlohmann uses.
+std::string number_text(const Json& j) { return j.dump(); }
+
+void write_yaml(const Json& j, YAML::Emitter& out) {
+  if (j.is_object()) {
+    out << YAML::BeginMap;
+    for (const auto& [k, v] : j.items()) {
+      out << YAML::Key << k << YAML::Value;
+      write_yaml(v, out);
+    }
+    out << YAML::EndMap;
+  } else if (j.is_array()) {
+    bool scalars = true;
+    for (const auto& v : j) scalars = scalars && !v.is_structured();
+    out << (scalars ? YAML::Flow : YAML::Block) << YAML::BeginSeq;
+    for (const auto& v : j) write_yaml(v, out);
+    out << YAML::EndSeq;
+  } else if (j.is_string()) {
+    out << YAML::DoubleQuoted << j.get<std::string>();
+  } else if (j.is_boolean()) {
+    out << (j.get<bool>() ? "true" : "false");
+  } else {
+    out << number_text(j);
+  }
+}
+
+const std::map<std::string, std::string>& singular() {
+  static const std::map<std::string, std::string> m = {
+      {"pages", "page"},         {"rules", "rule"},   {"non-rules", "non-rule"}, {"notes", "note"},
+      {"points", "entry"},       {"atoms", "atom"},   {"triggers", "trigger"},   {"references", "reference"},
+      {"chain", "template"},     {"editions", "edition"}, {"uses", "cell-use"}};
+  return m;
+}
+
+void write_xml(const Json& j, pugi::xml_node node, const std::string& key) {
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) write_xml(v, node.append_child(k.c_str()), k);
+  } else if (j.is_array()) {
+    auto it = singular().find(key);
+    std::string item = it != singular().end() ? it->second : "item";
+    for (const auto& v : j) write_xml(v, node.append_child(item.c_str()), item);
+  } else if (j.is_string()) {
+    // XML 1.0 cannot carry most control characters; they never belong in rule text.
+    std::string t = j.get<std::string>();
+    std::erase_if(t, [](char c) { return (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') || c == 0x7f; });
+    node.text().set(t.c_str());
+  } else if (j.is_boolean()) {
+    node.text().set(j.get<bool>() ? "true" : "false");
+  } else {
+    node.text().set(number_text(j).c_str());
+  }
+}
+
+
+// Continuation lines of a block indented by `n` spaces (the first line is placed by
+// the caller), so a page rendered on its own nests into the document.
+std::string indented(std::string_view text, std::size_t n, std::string_view first) {
+  std::string out(first);
+  std::string pad(n, ' ');
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    out += text[i];
+    if (text[i] == '\n' && i + 1 < text.size()) out += pad;
+  }
+  return out;
+}
+
+std::string yaml_block(const Json& j) {
+  YAML::Emitter out;
+  write_yaml(j, out);
+  return out.c_str();
+}
+
+void print_xml(std::ostream& os, const Json& value, const std::string& key, unsigned depth) {
+  pugi::xml_document doc;
+  write_xml(value, doc.append_child(key.c_str()), key);
+  doc.first_child().print(os, "  ", pugi::format_indent, pugi::encoding_utf8, depth);
+}
+
+}  // namespace
+
+// The layout of all three files: header fields, then pages one by one, then the summary,
+// so a page can be written (and forgotten) as soon as it is extracted.
+RulesWriter::RulesWriter(std::ostream& yaml, std::ostream& xml, std::ostream& json, const RulesHeader& header)
+    : yaml_(yaml), xml_(xml), json_(json) {
+  Json h = header_json(header);
+  yaml_ << yaml_block(h) << "\npages:";
+  xml_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<wikic-rules version=\"" << rules_schema_version << "\">\n";
+  h.erase("wikic-rules");
+  for (const auto& [k, v] : h.items()) print_xml(xml_, v, k, 1);
+  xml_ << "  <pages>\n";
+  json_ << "{\n  \"wikic-rules\": \"" << rules_schema_version << "\"";
+  for (const auto& [k, v] : h.items()) json_ << ",\n  " << Json(k).dump() << ": " << v.dump();
+  json_ << ",\n  \"pages\": [";
+}
+
+void RulesWriter::page(const extract::PageRules& p) {
+  ++totals_.pages;
+  totals_.rules += p.rules.size();
+  totals_.sub_rules += p.sub_rules;
+  totals_.non_rules += p.non_rules.size();
+  totals_.unparsed += p.unparsed_points;
+  totals_.collisions += p.id_collisions;
+  Json j = page_json(p);
+  yaml_ << "\n" << indented(yaml_block(j), 4, "  - ");
+  print_xml(xml_, j, "page", 2);
+  json_ << (totals_.pages == 1 ? "\n" : ",\n") << indented(j.dump(2), 4, "    ");
+}
+
+void RulesWriter::finish() {
+  Json s = summary_json(totals_);
+  if (totals_.pages == 0) yaml_ << " []";
+  yaml_ << "\nsummary:\n" << indented(yaml_block(s), 2, "  ") << "\n";
+  xml_ << "  </pages>\n";
+  print_xml(xml_, s, "summary", 1);
+  xml_ << "</wikic-rules>\n";
+  json_ << (totals_.pages == 0 ? "],\n" : "\n  ],\n") << "  \"summary\": " << indented(s.dump(2), 2, "") << "\n}\n";
+}
+
+std::string RulesTotals::text() const {
+  return std::to_string(pages) + (pages == 1 ? " page, " : " pages, ") + std::to_string(rules) + " rules (" +
+         std::to_string(sub_rules) + " sub-rules), " + std::to_string(non_rules) + " non-rules, " +
+         std::to_string(unparsed) + " unparsed points, " + std::to_string(collisions) + " id collisions";
+}
+
+RulesDatabase::Files RulesDatabase::render() const {
+  std::ostringstream y, x, j;
+  RulesWriter w(y, x, j, header);
+  for (const auto& p : pages_) w.page(p);
+  w.finish();
+  return {y.str(), x.str(), j.str()};
+}
+
+std::string RulesDatabase::to_json() const { return render().json; }
+std::string RulesDatabase::to_yaml() const { return render().yaml; }
+std::string RulesDatabase::to_xml() const { return render().xml; }
+
+std::string RulesDatabase::summary() const {
+  RulesTotals t;
+  for (const auto& p : pages_) {
+    ++t.pages;
+    t.rules += p.rules.size();
+    t.sub_rules += p.sub_rules;
+    t.non_rules += p.non_rules.size();
+    t.unparsed += p.unparsed_points;
+    t.collisions += p.id_collisions;
+  }
+  return t.text();
+}
+
+}  // namespace wikic::emit

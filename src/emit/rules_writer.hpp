@@ -1,0 +1,70 @@
+// Writers of the rule database: rules.yaml, rules.xml and rules.json from the extracted
+// pages. One document model (built once) feeds all three, so the formats cannot drift
+// apart; schema/rules.schema.json and schema/rules.xsd describe it.
+#pragma once
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "extract/rules.hpp"
+
+namespace wikic::emit {
+
+/// Format version of rules.{yaml,xml,json}; bumped when a field changes meaning.
+inline constexpr const char* rules_schema_version = "1";
+
+struct RulesHeader {
+  std::string sitename;
+  /// The export has no dump date of its own; the latest revision timestamp of the pages
+  /// read stands for it (a run-independent value, unlike the clock).
+  std::string dump_date;
+  int vocabulary_version = 0;
+  int mapping_version = 0;
+};
+
+struct RulesTotals {
+  std::size_t pages = 0, rules = 0, sub_rules = 0, non_rules = 0, unparsed = 0, collisions = 0;
+  /// "N pages, N rules (N sub-rules), N non-rules, N unparsed points, N id collisions".
+  std::string text() const;
+};
+
+/// Writes the three files as pages arrive: the header first, each page as soon as it is
+/// extracted (nothing is kept), the summary last. Streams are the caller's (files, or
+/// strings in tests); finish() must be called once.
+class RulesWriter {
+public:
+  RulesWriter(std::ostream& yaml, std::ostream& xml, std::ostream& json, const RulesHeader& header);
+  void page(const extract::PageRules& page);
+  void finish();
+  const RulesTotals& totals() const { return totals_; }
+
+private:
+  std::ostream& yaml_;
+  std::ostream& xml_;
+  std::ostream& json_;
+  RulesTotals totals_;
+};
+
+/// The whole database in memory (tests, small inputs); same bytes as RulesWriter.
+class RulesDatabase {
+public:
+  void add(extract::PageRules page) { pages_.push_back(std::move(page)); }
+  const std::vector<extract::PageRules>& pages() const { return pages_; }
+  RulesHeader header;
+
+  std::string to_json() const;
+  std::string to_yaml() const;
+  std::string to_xml() const;
+  /// All three at once from one document model (what `wikic compile` writes).
+  struct Files {
+    std::string yaml, xml, json;
+  };
+  Files render() const;
+  /// "N pages, N rules (N sub-rules), N non-rules, N unparsed points, N id collisions".
+  std::string summary() const;
+
+private:
+  std::vector<extract::PageRules> pages_;
+};
+
+}  // namespace wikic::emit

@@ -1,0 +1,1022 @@
+// Extraction of rule records from one page (see rules.hpp). The tree walk recognises
+// structure (sections, phases, steps, blocks), rule rows (raw scoring rows and ScoringRow
+// nodes) and non-rules; every cell with a scoring… class is tallied so nothing is lost
+// silently. What counts as what is data in schema/extract.yaml.
+#include "extract/rules.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+#include <yaml-cpp/yaml.h>
+
+#include "parse/parser.hpp"
+#include "preprocess/restore_lines.hpp"
+#include "select/tree_conditions.hpp"
+#include "select/variants.hpp"
+#include "support/embedded.hpp"
+
+namespace wikic::extract {
+namespace {
+
+using parse::Document;
+using parse::Node;
+using parse::NodeId;
+using parse::NodeKind;
+using parse::kNoNode;
+
+struct Mapping {
+  int version = 0;
+  std::map<std::string, std::string, std::less<>> kinds, scoringtype, icons, trigger_flags;
+  std::string core_class, box_class, plus_suffix, plus_trigger;
+  std::vector<std::string> legend_classes, round_prefixes, step_prefixes, phase_box_classes, image_prefixes,
+      image_suffixes, point_qualifiers;
+  std::vector<std::pair<std::string, std::string>> non_rules;  ///< (reason, text start)
+  std::set<std::string, std::less<>> reference_templates, text_templates;
+  std::size_t id_words = 8;
+  std::string id_separator = "/";
+};
+
+template <class T>
+void read_list(const YAML::Node& n, T& out) {
+  if (n && n.IsSequence())
+    for (const auto& v : n) out.insert(out.end(), v.as<std::string>());
+}
+
+void read_map(const YAML::Node& n, std::map<std::string, std::string, std::less<>>& out) {
+  if (n && n.IsMap())
+    for (const auto& kv : n) out[kv.first.as<std::string>()] = kv.second.as<std::string>();
+}
+
+// The mapping is part of the binary; a malformed one is a build defect, so it throws
+// once at first use rather than being reported per page.
+const Mapping& mapping() {
+  static const Mapping m = [] {
+    auto bytes = support::embedded_file("extract.yaml");
+    if (!bytes) throw std::logic_error("schema/extract.yaml is not embedded");
+    YAML::Node y = YAML::Load(std::string(*bytes));
+    Mapping r;
+    r.version = y["version"].as<int>();
+    read_map(y["kinds"], r.kinds);
+    read_map(y["scoringtype"], r.scoringtype);
+    read_map(y["triggers"]["icons"], r.icons);
+    read_map(y["trigger_flags"], r.trigger_flags);
+    r.core_class = y["core_class"].as<std::string>();
+    r.box_class = y["triggers"]["box_class"].as<std::string>();
+    r.plus_suffix = y["triggers"]["plus_suffix"].as<std::string>();
+    r.plus_trigger = y["triggers"]["plus_trigger"].as<std::string>();
+    read_list(y["legend_classes"], r.legend_classes);
+    read_list(y["round_prefixes"], r.round_prefixes);
+    read_list(y["step_prefixes"], r.step_prefixes);
+    read_list(y["phase_box_classes"], r.phase_box_classes);
+    read_list(y["image_prefixes"], r.image_prefixes);
+    read_list(y["image_suffixes"], r.image_suffixes);
+    read_list(y["point_qualifiers"], r.point_qualifiers);
+    read_list(y["reference_templates"], r.reference_templates);
+    read_list(y["text_templates"], r.text_templates);
+    for (const auto& n : y["non_rules"])
+      r.non_rules.emplace_back(n["reason"].as<std::string>(), n["text_starts"].as<std::string>());
+    r.id_words = y["id"]["max_words"].as<std::size_t>();
+    r.id_separator = y["id"]["separator"].as<std::string>();
+    return r;
+  }();
+  return m;
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/// Whitespace collapsed to single spaces, trimmed, and a dangling trigger arrow dropped.
+std::string clean(std::string_view s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (is_space(c)) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  const std::string_view arrow = "\xE2\x86\x92";  // "→" before the trigger icons
+  while (out.size() >= arrow.size() && std::string_view(out).substr(out.size() - arrow.size()) == arrow) {
+    out.erase(out.size() - arrow.size());
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+  }
+  return out;
+}
+
+std::string slug(std::string_view s, std::size_t max_words) {
+  std::string out;
+  std::size_t words = 0;
+  bool dash = false;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) && c < 0x80) {
+      if (dash && !out.empty()) {
+        if (++words >= max_words) break;
+        out += '-';
+      }
+      dash = false;
+      out += static_cast<char>(std::tolower(c));
+    } else {
+      dash = true;
+    }
+  }
+  return out;
+}
+
+std::string lower(std::string_view s) {
+  std::string r(s);
+  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
+
+struct Run {
+  std::string text;
+  select::Condition cond;
+};
+
+/// Everything a text walk over one cell (or template parameter) yields.
+struct Collected {
+  std::vector<Run> runs;
+  std::vector<std::pair<NodeId, select::Condition>> items;  ///< list items (notes), with their local condition
+  std::vector<std::string> references;
+  std::vector<NodeId> tables;  ///< nested tables (sub-rules)
+};
+
+// The cells the completeness tally covers: those with a rule class (kinds) or the core
+// class. The legend's own scoringCoreLegend cell is a colour sample, not a scoring cell.
+bool is_tally_class(const Mapping& m, std::string_view c) {
+  return c == m.core_class || m.kinds.find(c) != m.kinds.end();
+}
+
+// Commented-out rows still hold scoring cells the tally must account for: every
+// class attribute in the comment with a tally class counts as one cell.
+std::size_t commented_cells(const Mapping& m, std::string_view body) {
+  std::size_t n = 0;
+  for (std::size_t at = body.find("class=\""); at != std::string_view::npos; at = body.find("class=\"", at + 7)) {
+    std::size_t end = body.find('"', at + 7);
+    if (end == std::string_view::npos) break;
+    std::string_view value = body.substr(at + 7, end - at - 7);
+    bool hit = false;
+    for (std::size_t b = 0; b < value.size();) {
+      std::size_t e = value.find(' ', b);
+      if (e == std::string_view::npos) e = value.size();
+      hit = hit || is_tally_class(m, value.substr(b, e - b));
+      b = e + 1;
+    }
+    n += hit;
+  }
+  return n;
+}
+
+
+class PageExtractor {
+public:
+  PageExtractor(const ingest::Page& page, expand::TemplateStore& store, support::DiagnosticSink& sink)
+      : page_(page), store_(store), sink_(sink), m_(mapping()), v_(select::Vocabulary::builtin()) {}
+
+  PageRules run();
+
+private:
+  // --- pipeline ---
+  std::vector<parse::SemanticNodeRef> refs_in(const std::string& text, int depth, bool top);
+  // --- walk ---
+  void walk(NodeId id, int depth);
+  bool visit(NodeId id);
+  void leave(NodeId id);
+  bool legend_table(NodeId table);
+  bool rule_row(NodeId row);
+  bool scoring_row(NodeId node);
+  void block_row(NodeId row);
+  void header_row(NodeId row);
+  std::vector<std::string> header_triggers(NodeId row) const;
+  bool non_rule(NodeId id);
+  void heading_like(NodeId id);
+  // --- text ---
+  void collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth);
+  Variants variants(const std::vector<Run>& runs) const;
+  std::vector<PointsEntry> points_of(const std::vector<Run>& runs) const;
+  void notes_of(const Collected& c, Rule& rule);
+  void finish_rule(Rule& rule, NodeId at, NodeId cond_node, const Collected& desc, const Collected& rules,
+                   std::size_t origin_index);
+  NodeId param_fragment(NodeId semantic, std::string_view name) const;
+  std::string param_text(NodeId semantic, std::string_view name) const;
+  std::vector<std::string> triggers_in(NodeId cell) const;
+  bool is_scoring_cell(const Node& n) const;
+  std::string kind_of(const Node& cell) const;
+  void place(Rule& rule, std::uint32_t expanded_offset, const expand::Origin* direct);
+  std::string unique_id(std::string id);
+  std::string node_text(NodeId id) const { return clean(doc_.plain_text(id)); }
+
+  const ingest::Page& page_;
+  expand::TemplateStore& store_;
+  support::DiagnosticSink& sink_;
+  const Mapping& m_;
+  const select::Vocabulary& v_;
+  std::string file_;
+  preprocess::RestoreResult restored_;
+  expand::Expansion expansion_;
+  std::vector<parse::SemanticNodeRef> refs_;
+  std::unordered_map<std::uint32_t, std::size_t> semantic_at_;  ///< marker begin → Expansion::semantic index
+  std::unordered_map<std::string, std::size_t> by_marker_;
+  Document doc_;
+  select::TreeConditions conditions_;
+  support::LineIndex lines_;
+  PageRules out_;
+  std::vector<char> cell_done_;
+  std::unordered_map<std::string, std::size_t> ids_;
+  // structure
+  std::string section_, phase_, round_, step_, block_;
+  std::vector<std::pair<NodeId, std::string>> block_stack_;  ///< (row, previous block)
+  std::vector<std::pair<NodeId, std::string>> rule_stack_;   ///< (row, rule id)
+  bool in_scoring_block_ = false;
+  /// Trigger icons of the last header row ("Feature Scoring → [castle][robber+]") of a
+  /// table; they apply to the rules in the rows after it, nested tables included.
+  std::unordered_map<NodeId, std::vector<std::string>> header_triggers_;
+  // Set by scoring_row() for the one finish_rule() call that follows (see there).
+  select::Condition row_condition_;
+  bool use_row_condition_ = false;
+  std::optional<std::string> parent_override_;
+};
+
+// ------------------------------------------------------------------------- pipeline
+
+PageRules PageExtractor::run() {
+  file_ = page_.source.file + "#" + page_.title;
+  out_.title = page_.title;
+  out_.revision = page_.revision.id;
+  out_.timestamp = page_.revision.timestamp;
+  restored_ = preprocess::restore_lines(page_.revision.text, preprocess::RestoreMode::Auto, {}, {&sink_, file_});
+  const std::string& text = restored_.restored ? restored_.text : page_.revision.text;
+  lines_ = support::LineIndex(text);
+  ingest::Page copy = page_;
+  copy.revision.text = text;
+  {
+    expand::Expander expander(store_, expand::ExpandOptions{}, sink_);
+    expansion_ = expander.expand_page(copy);
+  }
+  for (std::size_t i = 0; i < expansion_.semantic.size(); ++i) by_marker_[expansion_.semantic[i].marker] = i;
+  refs_ = refs_in(expansion_.text, 0, true);
+  parse::ParseOptions options;
+  options.page = file_;
+  parse::ParseInput input{expansion_.text, std::move(refs_)};
+  doc_ = parse::parse_document(input, sink_, options);
+  conditions_ = select::tree_conditions(doc_, file_, sink_, v_);
+  cell_done_.assign(doc_.size(), 0);
+  walk(doc_.root(), 0);
+  // Comments are gone after expansion (MediaWiki strips them), so they are found in the
+  // restored source; they can hide whole rows (the legend's commented-out action row).
+  for (std::size_t at = text.find("<!--"); at != std::string::npos; at = text.find("<!--", at + 4)) {
+    std::size_t end = text.find("-->", at + 4);
+    auto pos = lines_.position(at);
+    std::string_view body = std::string_view(text).substr(at + 4, (end == std::string::npos ? text.size() : end) - at - 4);
+    std::size_t cells = commented_cells(m_, body);
+    if (cells) {
+      out_.cells.total += cells;
+      out_.cells.by_use["comment"] += cells;
+    }
+    out_.non_rules.push_back({"comment", clean(body.substr(0, 80)), pos.line, pos.column, cells});
+    if (end == std::string::npos) break;
+  }
+  std::stable_sort(out_.non_rules.begin(), out_.non_rules.end(), [](const NonRule& a, const NonRule& b) {
+    return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+  });
+  for (const Rule& r : out_.rules) {
+    if (!r.parent.empty()) ++out_.sub_rules;
+    if (r.points_unparsed) ++out_.unparsed_points;
+  }
+  return std::move(out_);
+}
+
+// The expander leaves markers; the parser needs their spans, in the page text and,
+// for templates inside another's parameters (a Feature in a ScoringRow's rules), in
+// that parameter's value.
+std::vector<parse::SemanticNodeRef> PageExtractor::refs_in(const std::string& t, int depth, bool top) {
+  std::vector<parse::SemanticNodeRef> refs;
+  for (std::size_t at = t.find(expand::kMarkerPrefix); at != std::string::npos; at = t.find(expand::kMarkerPrefix, at)) {
+    std::size_t end = t.find(expand::kMarkerSuffix, at + expand::kMarkerPrefix.size());
+    if (end == std::string::npos) break;
+    end += expand::kMarkerSuffix.size();
+    auto it = by_marker_.find(t.substr(at, end - at));
+    if (it != by_marker_.end()) {
+      const expand::SemanticNode& node = expansion_.semantic[it->second];
+      parse::SemanticNodeRef ref;
+      ref.marker = {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(end)};
+      ref.name = node.name;
+      for (const auto& p : node.parameters) {
+        parse::SemanticParam param{p.name, p.value.text, {}};
+        // Semantic templates nest a few levels at most; the bound keeps a cyclic or
+        // hostile expansion from recursing without end.
+        if (depth < 16) param.nested = refs_in(p.value.text, depth + 1, false);
+        ref.params.push_back(std::move(param));
+      }
+      if (top) semantic_at_[ref.marker.begin] = it->second;
+      refs.push_back(std::move(ref));
+    }
+    at = end;
+  }
+  return refs;
+}
+
+// ------------------------------------------------------------------------- walk
+
+// Iterative-in-spirit recursion with a depth bound: the parser's own limits keep real
+// pages shallow, and past the bound the subtree is skipped with a warning, never a crash.
+void PageExtractor::walk(NodeId id, int depth) {
+  if (depth > 400) {
+    sink_.warning(file_, doc_.position(doc_.node(id).span.begin), "nesting too deep; rule extraction skips this part");
+    return;
+  }
+  if (!visit(id)) {
+    leave(id);
+    return;
+  }
+  for (NodeId c = doc_.node(id).first_child; c != kNoNode; c = doc_.node(c).next_sibling) walk(c, depth + 1);
+  leave(id);
+}
+
+bool PageExtractor::is_scoring_cell(const Node& n) const {
+  if (n.kind != NodeKind::TableCell) return false;
+  for (auto c : doc_.classes(n))
+    if (is_tally_class(m_, c)) return true;
+  return false;
+}
+
+std::string PageExtractor::kind_of(const Node& cell) const {
+  for (auto c : doc_.classes(cell)) {
+    auto it = m_.kinds.find(c);
+    if (it != m_.kinds.end()) return it->second;
+  }
+  return {};
+}
+
+bool PageExtractor::visit(NodeId id) {
+  const Node& n = doc_.node(id);
+  if (n.source != 0) return false;  // parameter fragments are read by their template's rule
+  switch (n.kind) {
+    case NodeKind::Heading:
+      section_ = node_text(id);
+      phase_.clear();
+      round_.clear();
+      step_.clear();
+      block_.clear();
+      return false;
+    case NodeKind::Table:
+      return !legend_table(id);
+    case NodeKind::TableRow:
+      if (non_rule(id)) return false;
+      if (rule_row(id)) return true;
+      header_row(id);
+      block_row(id);
+      return true;
+    case NodeKind::TableCell:
+      heading_like(id);
+      if (is_scoring_cell(n) && !cell_done_[id]) {
+        ++out_.cells.total;
+        ++out_.cells.unaccounted;
+        ++out_.cells.by_use["unaccounted"];
+        cell_done_[id] = 1;
+        sink_.warning(file_, doc_.position(n.span.begin), "cell with a scoring class is neither a rule nor a known non-rule");
+      }
+      return true;
+    case NodeKind::SemanticTemplate:
+      return scoring_row(id);
+    case NodeKind::Element:
+    case NodeKind::Paragraph:
+      heading_like(id);
+      return !non_rule(id);
+    default:
+      return true;
+  }
+}
+
+void PageExtractor::leave(NodeId id) {
+  if (!rule_stack_.empty() && rule_stack_.back().first == id) rule_stack_.pop_back();
+  if (!block_stack_.empty() && block_stack_.back().first == id) {
+    block_ = block_stack_.back().second;
+    block_stack_.pop_back();
+  }
+}
+
+void PageExtractor::heading_like(NodeId id) {
+  const Node& n = doc_.node(id);
+  if (n.span.size() > 600) return;
+  bool box = false;
+  for (const auto& cls : m_.phase_box_classes) box = box || doc_.has_class(n, cls);
+  if (box) {
+    phase_ = node_text(id);
+    round_.clear();
+    step_.clear();
+    block_.clear();
+    return;
+  }
+  if (n.kind != NodeKind::TableCell) return;
+  // The title is the cell's first bold run ("'''Step 1A: Begin Turn''' - only …").
+  NodeId bold = kNoNode;
+  for (NodeId c = n.first_child; c != kNoNode && bold == kNoNode; c = doc_.node(c).next_sibling)
+    if (doc_.node(c).kind == NodeKind::Bold) bold = c;
+  std::string t = bold != kNoNode ? node_text(bold) : node_text(id);
+  for (const auto& p : m_.round_prefixes)
+    if (starts_with(t, p)) {
+      round_ = t;
+      step_.clear();
+      block_.clear();
+    }
+  for (const auto& p : m_.step_prefixes)
+    if (starts_with(t, p)) {
+      step_ = t;
+      block_.clear();
+    }
+}
+
+bool PageExtractor::non_rule(NodeId id) {
+  const Node& n = doc_.node(id);
+  if (n.span.size() > 400) return false;
+  std::string t = node_text(id);
+  if (n.kind == NodeKind::TableRow && t.empty() && doc_.text(n).find("<hr") != std::string_view::npos) {
+    auto p = doc_.position(n.span.begin);
+    out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
+    return true;
+  }
+  for (const auto& [reason, start] : m_.non_rules)
+    if (starts_with(t, start)) {
+      auto p = doc_.position(n.span.begin);
+      std::size_t cells = 0;
+      for (NodeId c = n.first_child; c != kNoNode; c = doc_.node(c).next_sibling)
+        if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
+          cell_done_[c] = 1;
+          ++cells;
+          ++out_.cells.total;
+          ++out_.cells.by_use[reason];
+        }
+      out_.non_rules.push_back({reason, t, p.line, p.column, cells});
+      return true;
+    }
+  return false;
+}
+
+bool PageExtractor::legend_table(NodeId table) {
+  std::vector<NodeId> cells;
+  bool legend = false;
+  for (NodeId r = doc_.node(table).first_child; r != kNoNode; r = doc_.node(r).next_sibling)
+    for (NodeId c = doc_.node(r).first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
+      const Node& cn = doc_.node(c);
+      if (cn.kind != NodeKind::TableCell) continue;
+      for (const auto& cls : m_.legend_classes) legend = legend || doc_.has_class(cn, cls);
+      if (is_scoring_cell(cn)) cells.push_back(c);
+    }
+  if (!legend) return false;
+  for (NodeId c : cells) {
+    cell_done_[c] = 1;
+    ++out_.cells.total;
+    ++out_.cells.by_use["legend"];
+  }
+  auto p = doc_.position(doc_.node(table).span.begin);
+  out_.non_rules.push_back({"legend", "scoring colour legend", p.line, p.column, cells.size()});
+  return true;
+}
+
+// A header row is one shaded cell (bgcolor) that is not a rule: "Feature Scoring",
+// "Bonus scoring (prolog)". Its icons, or their absence, hold until the next header.
+void PageExtractor::header_row(NodeId row) {
+  NodeId only = kNoNode;
+  int cells = 0;
+  for (NodeId c = doc_.node(row).first_child; c != kNoNode; c = doc_.node(c).next_sibling)
+    if (doc_.node(c).kind == NodeKind::TableCell) {
+      only = c;
+      ++cells;
+    }
+  if (cells != 1 || !doc_.attribute(doc_.node(only), "bgcolor")) return;
+  NodeId table = doc_.node(row).parent;
+  if (table != kNoNode) header_triggers_[table] = triggers_in(only);
+}
+
+std::vector<std::string> PageExtractor::header_triggers(NodeId row) const {
+  std::vector<std::string> out;
+  for (NodeId a = doc_.node(row).parent; a != kNoNode; a = doc_.node(a).parent) {
+    auto it = header_triggers_.find(a);
+    if (it != header_triggers_.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+  }
+  return out;
+}
+
+// A row with an image cell and a cell holding a table is one feature's or figure's
+// block; it is named after the image, which is what the reader recognises.
+void PageExtractor::block_row(NodeId row) {
+  NodeId image = kNoNode;
+  bool table = false;
+  for (NodeId c = doc_.node(row).first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
+    if (doc_.node(c).kind != NodeKind::TableCell) continue;
+    for (NodeId d = doc_.node(c).first_child; d != kNoNode; d = doc_.node(d).next_sibling) {
+      const Node& dn = doc_.node(d);
+      if (dn.kind == NodeKind::Table) table = true;
+      if (image == kNoNode && dn.kind == NodeKind::FileLink) image = d;
+      if (image == kNoNode && dn.kind == NodeKind::Element)
+        for (NodeId e = dn.first_child; e != kNoNode; e = doc_.node(e).next_sibling)
+          if (doc_.node(e).kind == NodeKind::FileLink) image = e;
+    }
+  }
+  if (image == kNoNode || !table) return;
+  std::string name(doc_.node(image).name);
+  if (auto colon = name.find(':'); colon != std::string::npos) name.erase(0, colon + 1);
+  if (auto dot = name.rfind('.'); dot != std::string::npos) name.erase(dot);
+  for (const auto& p : m_.image_prefixes)
+    if (starts_with(name, p)) {
+      name.erase(0, p.size());
+      break;
+    }
+  for (const auto& sfx : m_.image_suffixes)
+    if (name.size() > sfx.size() && name.compare(name.size() - sfx.size(), sfx.size(), sfx) == 0) {
+      name.erase(name.size() - sfx.size());
+      break;
+    }
+  std::replace(name.begin(), name.end(), '_', ' ');
+  block_stack_.emplace_back(row, block_);
+  block_ = clean(name);
+}
+
+// ------------------------------------------------------------------------- rules
+
+bool PageExtractor::rule_row(NodeId row) {
+  NodeId desc = kNoNode, rules = kNoNode;
+  for (NodeId c = doc_.node(row).first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
+    const Node& cn = doc_.node(c);
+    if (cn.kind != NodeKind::TableCell) continue;
+    if (desc == kNoNode) {
+      if (!kind_of(cn).empty()) desc = c;
+    } else {
+      rules = c;
+      break;
+    }
+  }
+  if (desc == kNoNode) return false;
+  if (rules == kNoNode) {
+    // A lone scoring cell across the table ("Road (highwayman)") titles the rows below.
+    auto p = doc_.position(doc_.node(row).span.begin);
+    std::size_t cells = 0;
+    for (NodeId c = doc_.node(row).first_child; c != kNoNode; c = doc_.node(c).next_sibling)
+      if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
+        cell_done_[c] = 1;
+        ++cells;
+        ++out_.cells.total;
+        ++out_.cells.by_use["header"];
+      }
+    Collected title;
+    collect(desc, select::Condition(), title, false, 0);
+    std::string text = variants(title.runs).text;
+    out_.non_rules.push_back({"header", text, p.line, p.column, cells});
+    // Without an image block around it, the header names the rows below it, to the end
+    // of its table (or the next header).
+    NodeId table = doc_.node(row).parent;
+    bool header_block = !block_stack_.empty() && doc_.node(block_stack_.back().first).kind == NodeKind::Table;
+    if (table != kNoNode && (block_.empty() || header_block)) {
+      if (!header_block || block_stack_.back().first != table) block_stack_.emplace_back(table, block_);
+      block_ = text;
+    }
+    return false;
+  }
+  Rule rule;
+  rule.kind = kind_of(doc_.node(desc));
+  rule.core = doc_.has_class(doc_.node(desc), m_.core_class) ||
+              (rules != kNoNode && doc_.has_class(doc_.node(rules), m_.core_class));
+  rule.source.origin = "row";
+  rule.triggers = triggers_in(desc);
+  for (auto& t : header_triggers(row)) rule.triggers.push_back(std::move(t));
+  if (std::count(rule.triggers.begin(), rule.triggers.end(), m_.plus_trigger))
+    std::erase(rule.triggers, std::string("robbers"));
+  std::sort(rule.triggers.begin(), rule.triggers.end());
+  rule.triggers.erase(std::unique(rule.triggers.begin(), rule.triggers.end()), rule.triggers.end());
+  Collected d, r;
+  collect(desc, select::Condition(), d, false, 0);
+  if (rules != kNoNode) collect(rules, select::Condition(), r, true, 0);
+  for (NodeId c = doc_.node(row).first_child; c != kNoNode; c = doc_.node(c).next_sibling)
+    if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
+      cell_done_[c] = 1;
+      ++out_.cells.total;
+      ++out_.cells.by_use[c == desc ? "rule-description" : c == rules ? "rule-core" : "rule-other"];
+    }
+  // A description cell spanning rows (`rowspan="2"`: points per tile, then per pennant)
+  // continues the rule in the following rows, which hold rules cells only.
+  int span = 1;
+  if (const auto* a = doc_.attribute(doc_.node(desc), "rowspan")) {
+    int v = 0;
+    for (char ch : a->value) {
+      if (ch < '0' || ch > '9') break;
+      if (v < 1000) v = v * 10 + (ch - '0');
+    }
+    span = std::clamp(v, 1, 64);  // a runaway rowspan must not swallow the table
+  }
+  NodeId next = doc_.node(row).next_sibling;
+  for (int i = 1; i < span && next != kNoNode; ++i, next = doc_.node(next).next_sibling) {
+    const Node& nr = doc_.node(next);
+    if (nr.kind != NodeKind::TableRow) break;
+    bool described = false;
+    for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling)
+      described = described || (doc_.node(c).kind == NodeKind::TableCell && !kind_of(doc_.node(c)).empty());
+    if (described) break;
+    support::DiagnosticSink quiet;
+    select::Condition own = select::own_selector(doc_, next, file_, quiet, v_).condition;
+    if (conditions_.full.at(next) == conditions_.full.at(row)) own = select::Condition();
+    for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
+      if (doc_.node(c).kind != NodeKind::TableCell) continue;
+      r.runs.push_back({" ", select::Condition()});
+      collect(c, own, r, true, 0);
+      if (rule.core || doc_.has_class(doc_.node(c), m_.core_class)) rule.core = true;
+      if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
+        cell_done_[c] = 1;
+        ++out_.cells.total;
+        ++out_.cells.by_use["rule-core-continued"];
+      }
+    }
+  }
+  finish_rule(rule, row, desc, d, r, SIZE_MAX);
+  rule_stack_.emplace_back(row, out_.rules.back().id);
+  return true;
+}
+
+NodeId PageExtractor::param_fragment(NodeId semantic, std::string_view name) const {
+  for (NodeId p = doc_.node(semantic).first_child; p != kNoNode; p = doc_.node(p).next_sibling) {
+    const Node& pn = doc_.node(p);
+    if (pn.kind == NodeKind::TemplateParameter && pn.name == name) return pn.first_child;
+  }
+  return kNoNode;
+}
+
+std::string PageExtractor::param_text(NodeId semantic, std::string_view name) const {
+  NodeId f = param_fragment(semantic, name);
+  return f == kNoNode ? std::string() : clean(doc_.plain_text(f));
+}
+
+bool PageExtractor::scoring_row(NodeId node) {
+  const Node& n = doc_.node(node);
+  if (n.name == "ScoringBegin") {
+    block_ = param_text(node, "name");
+    in_scoring_block_ = true;
+    return false;
+  }
+  if (n.name == "ScoringRowEnd") {
+    if (in_scoring_block_) block_.clear();
+    in_scoring_block_ = false;
+    return false;
+  }
+  if (n.name != "ScoringRow") return false;
+  Rule rule;
+  std::string type = param_text(node, "scoringtype");
+  auto it = m_.scoringtype.find(type);
+  rule.kind = it != m_.scoringtype.end() ? it->second : "tile";
+  if (it == m_.scoringtype.end())
+    sink_.warning(file_, doc_.position(n.span.begin),
+                  "ScoringRow without a known scoringtype ('" + type + "'); kind tile assumed");
+  auto flag = [&](const std::string& name) {
+    NodeId f = param_fragment(node, name);
+    if (f == kNoNode) return false;
+    std::string v = lower(clean(doc_.plain_text(f)));
+    return v != "false" && v != "no" && v != "0";
+  };
+  rule.core = flag("corefeature");
+  for (const auto& [param, trigger] : m_.trigger_flags)
+    if (flag(param)) rule.triggers.push_back(trigger);
+  if (std::count(rule.triggers.begin(), rule.triggers.end(), m_.plus_trigger))
+    std::erase(rule.triggers, std::string("robbers"));
+  rule.source.origin = std::string(n.name);
+  // The parser keeps a row-kind semantic node inline, inside the last cell of the row
+  // before it; MediaWiki renders it as a row of that table. So its condition is the
+  // table's plus its own selector, and it is a sibling (not a child) of that row.
+  NodeId host_row = kNoNode;
+  for (NodeId a = n.parent; a != kNoNode; a = doc_.node(a).parent)
+    if (doc_.node(a).kind == NodeKind::TableRow) {
+      host_row = a;
+      break;
+    }
+  std::string parent_override;
+  bool reparent = false;
+  if (host_row != kNoNode) {
+    NodeId table = doc_.node(host_row).parent;
+    support::DiagnosticSink quiet;
+    row_condition_ = select::conjoin(table != kNoNode ? conditions_.full.at(table) : select::Condition(),
+                                     select::own_selector(doc_, node, file_, quiet, v_).condition);
+    use_row_condition_ = true;
+    for (auto up = rule_stack_.rbegin(); up != rule_stack_.rend(); ++up)
+      if (up->first != host_row) {
+        parent_override = up->second;
+        break;
+      }
+    reparent = true;
+  }
+  parent_override_ = reparent ? std::optional<std::string>(parent_override) : std::nullopt;
+  Collected d, r;
+  if (NodeId f = param_fragment(node, "description"); f != kNoNode) collect(f, select::Condition(), d, false, 0);
+  if (NodeId f = param_fragment(node, "rules"); f != kNoNode) collect(f, select::Condition(), r, true, 0);
+  auto at = semantic_at_.find(n.span.begin);
+  finish_rule(rule, node, node, d, r, at == semantic_at_.end() ? SIZE_MAX : at->second);
+  return false;
+}
+
+std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
+  std::vector<std::string> out;
+  std::vector<std::pair<NodeId, bool>> todo{{cell, false}};  // (node, inside a trigger box)
+  while (!todo.empty()) {
+    auto [id, boxed] = todo.back();
+    todo.pop_back();
+    const Node& n = doc_.node(id);
+    if (n.kind == NodeKind::Table && id != cell) continue;
+    boxed = boxed || (n.kind == NodeKind::Element && doc_.has_class(n, m_.box_class));
+    if (boxed && n.kind == NodeKind::FileLink) {
+      std::string name(n.name);
+      if (auto colon = name.find(':'); colon != std::string::npos) name.erase(0, colon + 1);
+      for (const auto& [prefix, trigger] : m_.icons)
+        if (starts_with(name, prefix)) {
+          std::string t = trigger;
+          NodeId next = n.next_sibling;
+          if (t == "robbers" && next != kNoNode && doc_.node(next).kind == NodeKind::Bold &&
+              clean(doc_.plain_text(next)) == m_.plus_suffix)
+            t = m_.plus_trigger;
+          out.push_back(t);
+        }
+    }
+    for (NodeId c = n.first_child; c != kNoNode; c = doc_.node(c).next_sibling) todo.emplace_back(c, boxed);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth) {
+  if (depth > 200) return;
+  const Node& n = doc_.node(id);
+  select::Condition here = cond;
+  auto descend = [&](const select::Condition& c) {
+    for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, c, out, skip_lists, depth + 1);
+  };
+  switch (n.kind) {
+    case NodeKind::Text:
+      out.runs.push_back({std::string(doc_.text(n)), cond});
+      return;
+    case NodeKind::Entity:
+      out.runs.push_back({parse::decode_entity(doc_.text(n)), cond});
+      return;
+    case NodeKind::Nowiki:
+      out.runs.push_back({doc_.plain_text(id), cond});
+      return;
+    case NodeKind::Table:
+      out.tables.push_back(id);
+      return;
+    case NodeKind::FileLink:
+    case NodeKind::Comment:
+    case NodeKind::Template:
+    case NodeKind::HorizontalRule:
+      return;
+    case NodeKind::Wikilink:
+      if (n.first_child == kNoNode) {
+        out.runs.push_back({std::string(n.name), cond});
+        return;
+      }
+      descend(cond);
+      return;
+    case NodeKind::SemanticTemplate: {
+      std::string name(n.name);
+      if (m_.reference_templates.count(name)) {
+        std::string target = param_text(id, "name");
+        if (!target.empty()) {
+          std::string ref = name + ":" + target;
+          if (std::find(out.references.begin(), out.references.end(), ref) == out.references.end())
+            out.references.push_back(ref);
+        }
+        if (param_text(id, "variant") == "image") return;
+        NodeId f = param_fragment(id, "text");
+        if (f == kNoNode) f = param_fragment(id, "name");
+        if (f != kNoNode) collect(f, cond, out, skip_lists, depth + 1);
+      } else if (m_.text_templates.count(name)) {
+        if (NodeId f = param_fragment(id, "1"); f != kNoNode) collect(f, cond, out, skip_lists, depth + 1);
+      }
+      return;
+    }
+    case NodeKind::List:
+      if (skip_lists) {
+        support::DiagnosticSink quiet;
+        here = select::conjoin(cond, select::own_selector(doc_, id, file_, quiet, v_).condition);
+        for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, here, out, skip_lists, depth + 1);
+        return;
+      }
+      break;
+    case NodeKind::ListItem:
+      if (skip_lists) {
+        out.items.emplace_back(id, cond);
+        return;
+      }
+      break;
+    case NodeKind::Element:
+      if (doc_.has_class(n, m_.box_class)) return;  // the trigger icons, read by triggers_in
+      if (n.name == "br") {
+        out.runs.push_back({" ", cond});
+        return;
+      }
+      if (skip_lists && n.name == "li") {
+        support::DiagnosticSink quiet;
+        out.items.emplace_back(id, select::conjoin(cond, select::own_selector(doc_, id, file_, quiet, v_).condition));
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  if (n.kind == NodeKind::Element || n.kind == NodeKind::TableCell || n.kind == NodeKind::List ||
+      n.kind == NodeKind::ListItem) {
+    support::DiagnosticSink quiet;  // tree_conditions already reported the lints
+    here = select::conjoin(cond, select::own_selector(doc_, id, file_, quiet, v_).condition);
+    if (n.kind == NodeKind::Element && (n.name == "div" || n.name == "p" || n.name == "li"))
+      out.runs.push_back({" ", cond});
+  }
+  if (n.kind == NodeKind::TableCell && depth == 0) here = cond;  // the cell's own class is the rule's
+  descend(here);
+}
+
+Variants PageExtractor::variants(const std::vector<Run>& runs) const {
+  std::vector<select::TextRun> tr;
+  tr.reserve(runs.size());
+  for (const auto& r : runs) tr.push_back({r.text, r.cond});
+  auto ev = select::text_variants(tr, v_);
+  Variants out;
+  out.c1 = clean(ev.c1);
+  out.c2 = clean(ev.c2);
+  out.we = clean(ev.we);
+  out.uniform = out.c1 == out.c2 && out.c2 == out.we;
+  out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
+  return out;
+}
+
+std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) const {
+  std::vector<PointsEntry> out;
+  const select::Edition order[] = {select::Edition::C2, select::Edition::C1, select::Edition::WE};
+  for (select::Edition e : order) {
+    std::string text;
+    std::vector<std::pair<std::size_t, std::size_t>> at;  // (begin in text, run index)
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (!v_.satisfiable_under(runs[i].cond, e)) continue;
+      at.emplace_back(text.size(), i);
+      std::string piece = runs[i].text;
+      // "1/2 primary points": words between the amount and "points" that the points
+      // grammar does not take are dropped before it reads the text.
+      for (const auto& q : m_.point_qualifiers)
+        for (std::size_t k = piece.find(q); k != std::string::npos; k = piece.find(q, k)) piece.erase(k, q.size());
+      text += piece;
+    }
+    for (Points& p : find_points(text)) {
+      // The condition of a points entry is the one of the run its expression starts in
+      // (the number): "(+2) point / well" inside a showInns span is under Inns.
+      auto it = std::upper_bound(at.begin(), at.end(), std::pair{p.offset, SIZE_MAX});
+      select::Condition cond = it == at.begin() ? select::Condition() : runs[std::prev(it)->second].cond;
+      std::string when = select::to_string(v_.simplify(cond));
+      std::string ed = select::to_string(e);
+      auto same = std::find_if(out.begin(), out.end(), [&](const PointsEntry& q) {
+        return q.points.op == p.op && q.points.value == p.value && q.points.denominator == p.denominator &&
+               q.points.quantity == p.quantity && q.points.per == p.per && q.points.rounding == p.rounding &&
+               q.when == when && std::find(q.editions.begin(), q.editions.end(), ed) == q.editions.end();
+      });
+      if (same != out.end()) {
+        same->editions.push_back(ed);
+        continue;
+      }
+      p.offset = 0;  // offsets into a per-edition text mean nothing to a reader
+      out.push_back({std::move(p), when, {ed}});
+    }
+  }
+  for (auto& q : out) {
+    if (q.editions.size() == 3) q.editions.clear();
+    std::sort(q.editions.begin(), q.editions.end());
+  }
+  return out;
+}
+
+void PageExtractor::notes_of(const Collected& c, Rule& rule) {
+  for (const auto& [item, cond] : c.items) {
+    Collected inner;
+    const Node& n = doc_.node(item);
+    for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, cond, inner, true, 1);
+    // Edition spans inside the note decide its wording; its own condition is kept apart
+    // in `when` (the runs carry it too, which text_variants reads as a restriction only).
+    Note note;
+    note.text = variants(inner.runs);
+    note.when = select::to_string(v_.simplify(cond));
+    for (auto& ref : inner.references)
+      if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
+        rule.references.push_back(ref);
+    if (!note.text.c1.empty() || !note.text.c2.empty() || !note.text.we.empty()) rule.notes.push_back(std::move(note));
+    notes_of(inner, rule);
+  }
+}
+
+void PageExtractor::place(Rule& rule, std::uint32_t offset, const expand::Origin* direct) {
+  rule.source.page = page_.title;
+  rule.source.revision = page_.revision.id;
+  rule.source.file = page_.source.file;
+  expand::Origin at;
+  if (direct) {
+    at = *direct;
+  } else {
+    const auto& segs = expansion_.segments;
+    auto it = std::upper_bound(segs.begin(), segs.end(), offset,
+                               [](std::uint32_t v, const expand::Segment& seg) { return v < seg.begin; });
+    if (it == segs.begin() || offset >= std::prev(it)->end) return;
+    const expand::Segment& seg = *std::prev(it);
+    at = seg.origin;
+    // A segment copied verbatim maps byte for byte; otherwise (a template's output) the
+    // best position is where the producing construct starts.
+    if (seg.end - seg.begin == at.span.size()) at.span.begin += offset - seg.begin;
+  }
+  std::vector<std::string> chain;
+  for (int guard = 0; at.chain != expand::kNoChain && at.chain < expansion_.calls.size() && guard < 200; ++guard) {
+    const auto& call = expansion_.calls[at.chain];
+    chain.insert(chain.begin(), call.template_title);
+    at = call.called_at;
+  }
+  rule.source.chain = std::move(chain);
+  if (at.source < expansion_.sources.size() && expansion_.sources[at.source].title == page_.title) {
+    auto p = lines_.position(at.span.begin);
+    rule.source.line = p.line;
+    rule.source.column = p.column;
+    // Restoration that only turned spaces into newlines keeps every offset.
+    if (!restored_.restored || restored_.inserted == 0) rule.source.offset = at.span.begin;
+  }
+}
+
+std::string PageExtractor::unique_id(std::string id) {
+  auto [it, fresh] = ids_.emplace(id, 1);
+  if (fresh) return id;
+  std::string candidate;
+  do candidate = id + "-" + std::to_string(++it->second);
+  while (ids_.count(candidate));
+  ids_.emplace(candidate, 1);
+  ++out_.id_collisions;
+  return candidate;
+}
+
+// `cond_node` is the node whose full condition is the rule's: the description cell of a
+// raw row (its own show… class counts), the ScoringRow node itself.
+void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const Collected& d, const Collected& r,
+                                std::size_t origin_index) {
+  const Node& n = doc_.node(at);
+  rule.section = section_;
+  rule.phase = phase_;
+  rule.round = round_;
+  rule.step = step_;
+  rule.block = block_;
+  const select::Condition full = use_row_condition_ ? row_condition_ : conditions_.full.at(cond_node);
+  use_row_condition_ = false;
+  std::optional<std::string> parent = std::move(parent_override_);
+  parent_override_.reset();
+  rule.when = select::to_string(full);
+  rule.atoms = full.atoms();
+  rule.description = variants(d.runs);
+  rule.rules = variants(r.runs);
+  rule.references = d.references;
+  for (const auto& ref : r.references)
+    if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
+      rule.references.push_back(ref);
+  notes_of(r, rule);
+  rule.points = points_of(r.runs);
+  rule.points_unparsed = rule.points.empty() && !(rule.rules.c1.empty() && rule.rules.c2.empty() && rule.rules.we.empty());
+  place(rule, n.span.begin, origin_index < expansion_.semantic.size() ? &expansion_.semantic[origin_index].origin : nullptr);
+  // Ids name where a reader finds the rule; a sub-rule lives under its parent's id.
+  std::string what = slug(rule.description.text, m_.id_words);
+  if (what.empty()) what = slug(rule.rules.text, m_.id_words);
+  if (what.empty()) what = "rule";
+  std::string id;
+  if (parent ? !parent->empty() : !rule_stack_.empty()) {
+    rule.parent = parent ? *parent : rule_stack_.back().second;
+    id = rule.parent + m_.id_separator + what;
+  } else {
+    // page / step (else section) / block: the same figure's block recurs in several steps.
+    std::string where = slug(!step_.empty() ? step_ : section_, m_.id_words);
+    id = slug(page_.title, m_.id_words) + m_.id_separator + (where.empty() ? "page" : where) + m_.id_separator;
+    if (!block_.empty()) id += slug(block_, m_.id_words) + m_.id_separator;
+    id += what;
+  }
+  // Repeated descriptions usually differ by condition (the same bonus under Castles and
+  // under Robbers): that names the rule better than a number.
+  std::string wanted = id;
+  if (ids_.count(id) && !full.is_true()) id += "-" + slug(rule.when, m_.id_words);
+  std::string unique = unique_id(id);
+  if (unique != wanted) {
+    if (unique == id) ++out_.id_collisions;  // unique_id() counted the numbered ones
+    sink_.warning(file_, {rule.source.line, rule.source.column},
+                  "rule id '" + wanted + "' already used on this page; this rule is '" + unique + "'");
+  }
+  rule.id = std::move(unique);
+  out_.rules.push_back(std::move(rule));
+}
+
+}  // namespace
+
+int extract_mapping_version() { return mapping().version; }
+
+PageRules extract_page(const ingest::Page& page, expand::TemplateStore& store, support::DiagnosticSink& sink) {
+  return PageExtractor(page, store, sink).run();
+}
+
+}  // namespace wikic::extract

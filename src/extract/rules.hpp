@@ -1,0 +1,102 @@
+// The rule database's records and the extraction of one page into them: restore lines,
+// expand (semantic templates kept), parse, evaluate selector conditions, then walk the
+// tree for sections → phases/steps → blocks → rules. Mapping rules live in
+// schema/extract.yaml; records carry only data, so emit/ never sees the grammar.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "expand/expander.hpp"
+#include "extract/points.hpp"
+#include "ingest/page.hpp"
+#include "support/diagnostic.hpp"
+
+namespace wikic::extract {
+
+/// A text as each preferred edition reads it; `uniform` when all three agree (then only
+/// `text` matters).
+struct Variants {
+  std::string text;  ///< the default edition's wording (C2)
+  std::string c1, c2, we;
+  bool uniform = true;
+};
+
+/// A note of a rule (a list item of its rules cell), with its own condition.
+struct Note {
+  Variants text;
+  std::string when;  ///< condition relative to the rule ("true" = always with the rule)
+};
+
+/// One scoring expression with the condition (relative to the rule) it is written under.
+struct PointsEntry {
+  Points points;
+  std::string when;                   ///< relative condition, "true" if none
+  std::vector<std::string> editions;  ///< empty: every edition's wording has it
+};
+
+struct RuleSource {
+  std::string page;
+  std::uint64_t revision = 0;
+  std::string file;
+  std::uint32_t line = 0, column = 0;  ///< in the line-restored page text
+  std::int64_t offset = -1;            ///< byte offset in the original page text, -1 unknown
+  std::vector<std::string> chain;      ///< templates the row was expanded in, innermost last
+  std::string origin;                  ///< "row" (raw table row) or the semantic template name
+};
+
+struct Rule {
+  std::string id;
+  std::string parent;  ///< id of the enclosing rule for sub-rules, else ""
+  std::string section;
+  std::string phase;  ///< the phase box ("3. Scoring a feature")
+  std::string round;  ///< the table header ("Round 3 - Scoring phase", "Round 1A: Begin Turn")
+  std::string step, block;
+  std::string kind;  ///< tile, meeple, feature, surveyor, action
+  bool core = false;
+  std::string when;  ///< canonical condition (select::to_string)
+  std::vector<std::string> atoms;
+  std::vector<std::string> triggers;  ///< sorted, unique
+  Variants description, rules;
+  std::vector<Note> notes;
+  std::vector<std::string> references;  ///< "Feature:Well", "Figure:HansStatue", in order, unique
+  bool points_unparsed = false;         ///< rules text without any expression
+  std::vector<PointsEntry> points;
+  RuleSource source;
+};
+
+/// Something recognised as not a rule, with the reason (legend, no-actions, spacer,
+/// comment, placeholder, header).
+struct NonRule {
+  std::string reason;
+  std::string text;
+  std::uint32_t line = 0, column = 0;
+  std::size_t scoring_cells = 0;  ///< cells with a scoring… class it accounts for
+};
+
+/// Where every cell with a scoring… class went.
+struct CellTally {
+  std::size_t total = 0;
+  std::map<std::string, std::size_t> by_use;  ///< "rule-description", "rule-core", "legend", …
+  std::size_t unaccounted = 0;
+};
+
+struct PageRules {
+  std::string title;
+  std::uint64_t revision = 0;
+  std::string timestamp;
+  std::vector<Rule> rules;  ///< source order, sub-rules after their parent
+  std::vector<NonRule> non_rules;
+  CellTally cells;
+  std::size_t sub_rules = 0, unparsed_points = 0, id_collisions = 0;
+};
+
+/// Version of the extraction mapping (schema/extract.yaml `version`).
+int extract_mapping_version();
+
+/// Extracts one page. Templates come from `store` (may be empty: unknown templates stay
+/// as MediaWiki leaves them). Never throws on page content; problems are warnings.
+PageRules extract_page(const ingest::Page& page, expand::TemplateStore& store, support::DiagnosticSink& sink);
+
+}  // namespace wikic::extract

@@ -1,0 +1,281 @@
+// Rule extraction on the shipped seed page: every scoring cell accounted for, the five
+// ScoringRow calls, spot checks of fields, and the emitted files validated against
+// schema/rules.schema.json (python3-jsonschema) and schema/rules.xsd (xmllint).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "emit/rules_writer.hpp"
+#include "extract/rules.hpp"
+#include "ingest/input.hpp"
+#include "util/run.hpp"
+#include "wikic/db.hpp"
+#include <nlohmann/json.hpp>
+
+using namespace wikic;
+
+namespace {
+
+const extract::PageRules& seed() {
+  static const extract::PageRules rules = [] {
+    support::DiagnosticSink sink;
+    std::optional<extract::PageRules> out;
+    ingest::read_inputs({test::source_path("corpus/wica/scoring-during-turn-sequence.xml")}, {}, sink,
+                        [&](const ingest::SiteInfo& site, ingest::Page&& page) {
+                          expand::TemplateStore store(site);
+                          out = extract::extract_page(page, store, sink);
+                        });
+    REQUIRE(out);
+    return *out;
+  }();
+  return rules;
+}
+
+std::vector<const extract::Rule*> find(std::string_view description) {
+  std::vector<const extract::Rule*> found;
+  for (const auto& r : seed().rules)
+    if (r.description.c2.find(description) != std::string::npos) found.push_back(&r);
+  return found;
+}
+
+bool has_points(const extract::Rule& r, extract::PointsOp op, double value, std::string_view per,
+                std::string_view when) {
+  return std::any_of(r.points.begin(), r.points.end(), [&](const extract::PointsEntry& e) {
+    return e.points.op == op && e.points.value == value && e.points.per.find(per) != std::string::npos &&
+           e.when == when;
+  });
+}
+
+}  // namespace
+
+TEST_CASE("every scoring cell of the seed page is a rule or a classified non-rule") {
+  const auto& page = seed();
+  std::string tally;
+  for (const auto& [use, n] : page.cells.by_use) tally += " " + use + "=" + std::to_string(n);
+  std::map<std::string, std::size_t> reasons;
+  for (const auto& n : page.non_rules) ++reasons[n.reason];
+  std::string non;
+  for (const auto& [reason, n] : reasons) non += " " + reason + "=" + std::to_string(n);
+  MESSAGE("scoring cells " << page.cells.total << ":" << tally << "; rules " << page.rules.size() << " (sub-rules "
+                           << page.sub_rules << "); non-rules" << non << "; unparsed points " << page.unparsed_points
+                           << "; id collisions " << page.id_collisions);
+  CHECK(page.cells.total == 331);
+  CHECK(page.cells.unaccounted == 0);
+  CHECK(reasons["legend"] == 1);
+  CHECK(reasons["no-actions"] >= 1);
+  CHECK(reasons["spacer"] >= 1);
+  CHECK(reasons["comment"] >= 1);
+  CHECK(reasons["placeholder"] >= 1);
+  CHECK(reasons["header"] >= 1);  // "Road (highwayman)": a lone scoring cell titling its rows
+  CHECK(page.cells.by_use.at("comment") == 7);  // commented-out rows (legend action, castles, traders)
+}
+
+TEST_CASE("the five ScoringRow calls are rules with their selectorid as condition") {
+  std::vector<const extract::Rule*> rows;
+  for (const auto& r : seed().rules)
+    if (r.source.origin == "ScoringRow") rows.push_back(&r);
+  REQUIRE(rows.size() == 5);
+  // The selectorid is in every condition; the rest comes from the enclosing blocks.
+  const char* ids[] = {"HansStatue", "Wells", "Wells", "Obelisk", "HansStatue"};
+  for (std::size_t i = 0; i < 5; ++i) {
+    INFO(rows[i]->id << " when " << rows[i]->when);
+    CHECK(std::count(rows[i]->atoms.begin(), rows[i]->atoms.end(), ids[i]) == 1);
+    CHECK(rows[i]->parent.empty());
+  }
+  CHECK(rows[1]->when == "Wells");
+  CHECK(rows[3]->when == "Obelisk");
+  CHECK(rows[3]->kind == "meeple");
+  CHECK(rows[3]->triggers == std::vector<std::string>{"robbers"});
+  CHECK(has_points(*rows[3], extract::PointsOp::fixed, 16, "", "true"));
+  CHECK(std::count(rows[0]->references.begin(), rows[0]->references.end(), "Figure:HansStatue") == 1);
+}
+
+TEST_CASE("spot checks: wells, witch, ghosts, robber") {
+  auto wells = find("Road with well");
+  REQUIRE(!wells.empty());
+  const auto& w = *wells.front();
+  CHECK(w.when == "Wells");
+  CHECK(w.kind == "tile");
+  CHECK(has_points(w, extract::PointsOp::add, 1, "well", "true"));
+  CHECK(has_points(w, extract::PointsOp::add, 2, "well", "Inns"));
+  CHECK(w.source.line > 0);
+  CHECK(w.source.offset > 0);
+
+  auto witch = find("itch");
+  REQUIRE(!witch.empty());
+  CHECK(std::any_of(witch.begin(), witch.end(), [](const extract::Rule* r) {
+    return std::any_of(r->points.begin(), r->points.end(), [](const extract::PointsEntry& e) {
+      return e.points.op == extract::PointsOp::fraction && e.points.value == 1 && e.points.denominator == 2 &&
+             e.points.rounding == "up";
+    });
+  }));
+
+  auto ghosts = find("host");
+  REQUIRE(!ghosts.empty());
+  CHECK(std::any_of(ghosts.begin(), ghosts.end(), [](const extract::Rule* r) {
+    return r->kind == "meeple" && std::any_of(r->points.begin(), r->points.end(), [](const extract::PointsEntry& e) {
+             return e.points.op == extract::PointsOp::add && e.points.value == -2 && e.points.per.find("ghost") == 0;
+           });
+  }));
+
+  // Header icons ("Feature Scoring → castle, robber+, teacher") apply to the core rows below.
+  auto road = find("Road: Player(s) with majority");
+  REQUIRE(!road.empty());
+  CHECK(road.front()->core);
+  CHECK(road.front()->triggers == std::vector<std::string>{"castle", "robbers+", "teacher"});
+  // A raw row's own robber icon.
+  auto fairy = find("Fairy bonus");
+  REQUIRE(!fairy.empty());
+  CHECK(fairy.front()->triggers == std::vector<std::string>{"robbers"});
+  CHECK(fairy.front()->kind == "meeple");
+  CHECK(!fairy.front()->description.uniform);
+  CHECK(fairy.front()->description.c1.find("follower") != std::string::npos);
+  CHECK(fairy.front()->description.c2.find("meeple") != std::string::npos);
+
+  auto robber = find("Robber");
+  REQUIRE(!robber.empty());
+  CHECK(std::any_of(robber.begin(), robber.end(), [](const extract::Rule* r) {
+    return std::any_of(r->points.begin(), r->points.end(), [](const extract::PointsEntry& e) {
+      return e.points.op == extract::PointsOp::fraction && e.points.denominator == 2;
+    });
+  }));
+}
+
+TEST_CASE("rule ids are unique, readable and sub-rules sit under their parent") {
+  std::set<std::string> ids;
+  for (const auto& r : seed().rules) {
+    CHECK(ids.insert(r.id).second);
+    CHECK(r.id.rfind("carcassonne-scoring-during-turn-sequence/", 0) == 0);
+    if (!r.parent.empty()) {
+      CHECK(ids.count(r.parent) == 1);
+      CHECK(r.id.rfind(r.parent + "/", 0) == 0);
+    }
+  }
+  // Repeated descriptions are told apart by their condition, and reported.
+  CHECK(seed().id_collisions > 0);
+  CHECK(ids.count("carcassonne-scoring-during-turn-sequence/step-3b-resolve-completed-features-special-figures/road/"
+                  "road-with-labyrinth-s-labyrinth") == 1);
+  // Per-edition wording is kept apart, never concatenated.
+  for (const auto& r : seed().rules) CHECK(r.description.c2.find("followermeeple") == std::string::npos);
+}
+
+TEST_CASE("wikic compile writes rules files that validate and are byte-identical run to run") {
+  test::ScratchDir a, b;
+  std::string corpus = test::source_path("corpus/wica");
+  auto ra = test::run_wikic("compile " + corpus + " --out " + a.path.string());
+  auto rb = test::run_wikic("compile " + corpus + " --out " + b.path.string());
+  CHECK(ra.status == 0);
+  for (const char* name : {"rules.yaml", "rules.xml", "rules.json", "diagnostics.txt"}) {
+    INFO(name);
+    std::string text = test::slurp(a / name);
+    CHECK(!text.empty());
+    CHECK(text == test::slurp(b / name));
+  }
+  std::string xsd = test::source_path("schema/rules.xsd");
+  std::string xml_cmd = "xmllint --noout --schema " + xsd + " " + (a / "rules.xml").string() + " 2>/dev/null";
+  CHECK(std::system(xml_cmd.c_str()) == 0);
+  std::string json_cmd = "python3 -c 'import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), "
+                         "json.load(open(sys.argv[1])))' " +
+                         test::source_path("schema/rules.schema.json") + " " + (a / "rules.json").string();
+  CHECK(std::system(json_cmd.c_str()) == 0);
+  // The YAML is the same document: every rule id of the JSON appears in it.
+  std::string yaml = test::slurp(a / "rules.yaml");
+  CHECK(yaml.find("wikic-rules: \"1\"") != std::string::npos);
+  CHECK(ra.err.find("wikic: rules: 1 page, ") != std::string::npos);
+}
+
+TEST_CASE("wikic query lists the visible rules in the edition's wording") {
+  test::ScratchDir out;
+  auto compiled = test::run_wikic("compile " + test::source_path("corpus/wica") + " --out " + out.path.string());
+  REQUIRE(compiled.status == 0);
+  auto c1 = test::run_wikic("query " + (out / "rules.yaml").string() + " --edition C1 --with Fairy");
+  CHECK(c1.status == 0);
+  CHECK(c1.out.find("#### Fairy\n- [meeple] Fairy bonus: Player with fairy assigned to follower: 1 point / turn start") !=
+        std::string::npos);
+  CHECK(c1.out.find("meeple\n") == std::string::npos);
+  CHECK(c1.out.find("Road with well") == std::string::npos);  // Wells not selected
+
+  auto c2 = test::run_wikic("query " + (out / "rules.json").string() + " --edition C2 --with Inns,Wells --format json");
+  CHECK(c2.status == 0);
+  CHECK(c2.out.find("\"description\": \"Road with well(s)\"") != std::string::npos);
+  CHECK(c2.out.find("(+2) points / well on road with inn") != std::string::npos);
+  auto without_inns = test::run_wikic("query " + (out / "rules.json").string() + " --with Wells --format yaml");
+  CHECK(without_inns.out.find("Road with well(s)") != std::string::npos);
+  CHECK(without_inns.out.find("(+2) points / well on road with inn\"]") == std::string::npos);
+}
+
+TEST_CASE("extraction never crashes on damaged pages (slices of the seed, odd markup)") {
+  std::string seed_text = test::slurp(WIKIC_SHARED_DIR "/peers/data/sdts.restored.wiki");
+  REQUIRE(seed_text.size() > 100000);
+  std::vector<std::string> inputs = {
+      "", "{|", "{{ScoringRow}}", "{{ScoringRow|rules=|description=}}\n|}", "{| class=\"scoringCoreLegend\"\n|-\n|",
+      "{|\n|-\n| class=\"scoringTile\" rowspan=99999999999 | a || b\n|}",
+      "{|\n|-\n| class=\"scoringMeeple\" | x\n|-\n|}\n{{ScoringBegin|name=X}}{{ScoringRowEnd}}{{ScoringRowEnd}}",
+      std::string(5000, '{') + std::string(5000, '|'), "<!-- unclosed comment class=\"scoringTile\""};
+  // Deterministic slices: cutting anywhere leaves unclosed tables, spans and templates.
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 12; ++i) {
+    x = x * 1103515245u + 12345u;
+    std::size_t begin = x % seed_text.size();
+    x = x * 1103515245u + 12345u;
+    inputs.push_back(seed_text.substr(begin, x % 20000));
+  }
+  ingest::SiteInfo site = ingest::default_site();
+  for (const auto& text : inputs) {
+    ingest::Page page;
+    page.title = "Damaged";
+    page.revision.text = text;
+    page.source.file = "damaged.wiki";
+    expand::TemplateStore store(site);
+    support::DiagnosticSink sink;
+    auto rules = extract::extract_page(page, store, sink);
+    CHECK(rules.cells.unaccounted <= rules.cells.total);
+    for (const auto& r : rules.rules) CHECK(!r.id.empty());
+  }
+}
+
+TEST_CASE("wikic/db.hpp loads rules.json and rules.yaml into the same structs") {
+  std::string error;
+  auto json = db::load(test::source_path("tests/golden/wica/rules.json"), error);
+  REQUIRE_MESSAGE(json, error);
+  auto yaml = db::load(test::source_path("tests/golden/wica/rules.yaml"), error);
+  REQUIRE_MESSAGE(yaml, error);
+  REQUIRE(json->pages.size() == 1);
+  REQUIRE(yaml->pages.size() == 1);
+  const auto& a = json->pages[0].rules;
+  const auto& b = yaml->pages[0].rules;
+  REQUIRE(a.size() == b.size());
+  CHECK(a.size() == seed().rules.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CHECK(a[i].id == b[i].id);
+    CHECK(a[i].when == b[i].when);
+    CHECK(a[i].rules.in("C1") == b[i].rules.in("C1"));
+    CHECK(a[i].points.size() == b[i].points.size());
+    CHECK(a[i].source.offset == b[i].source.offset);
+  }
+  auto wells = std::find_if(a.begin(), a.end(), [](const db::Rule& r) { return r.description.in("C2") == "Road with well(s)"; });
+  REQUIRE(wells != a.end());
+  CHECK(wells->when == "Wells");
+  CHECK(wells->references == std::vector<std::string>{"Feature:Well", "Feature:Inn"});
+  CHECK(!db::load("/nonexistent/rules.json", error));
+  CHECK(error.find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("an empty rule database is still a valid document in every format") {
+  emit::RulesDatabase empty;
+  empty.header.sitename = "Test";
+  auto files = empty.render();
+  auto json = nlohmann::json::parse(files.json);
+  CHECK(json["pages"].empty());
+  CHECK(json["summary"]["rules"] == 0);
+  CHECK(files.yaml.find("pages: []\nsummary:\n  pages: 0\n") != std::string::npos);
+  CHECK(files.xml.find("<pages>\n  </pages>") != std::string::npos);
+  std::string error;
+  auto db = db::parse(files.yaml, "yaml", error);
+  REQUIRE_MESSAGE(db, error);
+  CHECK(db->sitename == "Test");
+}

@@ -91,6 +91,14 @@ Runner add_parse(CLI::App& app) {
     // first: pages are kept until the whole input is read.
     bool doc_tree = opt->tree == "doc" && !opt->roundtrip && !opt->print_restored;
     bool keep_pages = doc_tree && !opt->no_expand;
+    auto print_document = [&](const std::string& title, const parse::Document& doc) {
+      if (opt->stats)
+        std::cout << tree_stats(title, doc);
+      else if (opt->json)
+        std::cout << parse::to_json(doc) << '\n';
+      else
+        std::cout << parse::to_sexpr(doc);
+    };
     std::vector<ingest::Page> pages;
     std::optional<expand::TemplateStore> store;
     auto stats = ingest::read_inputs(opt->inputs, input_options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
@@ -120,13 +128,7 @@ Runner add_parse(CLI::App& app) {
       if (doc_tree) {  // --no-expand: the page as written, one page at a time
         parse::ParseOptions parse_options;
         parse_options.page = file;
-        parse::Document doc = parse::parse_document(restored.text, sink, parse_options);
-        if (opt->stats)
-          std::cout << tree_stats(page.title, doc);
-        else if (opt->json)
-          std::cout << parse::to_json(doc) << '\n';
-        else
-          std::cout << parse::to_sexpr(doc);
+        print_document(page.title, parse::parse_document(restored.text, sink, parse_options));
         return;
       }
       preprocess::Tree tree = preprocess::preprocess(restored.text, pp, {&sink, file});
@@ -149,13 +151,7 @@ Runner add_parse(CLI::App& app) {
         parse::ParseOptions parse_options;
         parse_options.page = file;
         auto expansion = expander.expand_page(page);
-        parse::Document doc = parse::parse_expansion(expansion, sink, parse_options);
-        if (opt->stats)
-          std::cout << tree_stats(page.title, doc);
-        else if (opt->json)
-          std::cout << parse::to_json(doc) << '\n';
-        else
-          std::cout << parse::to_sexpr(doc);
+        print_document(page.title, parse::parse_expansion(expansion, sink, parse_options));
       }
     }
     std::cout.flush();

@@ -7,27 +7,11 @@
 #include <vector>
 
 #include "expand/title.hpp"
+#include "support/utf8.hpp"
 
 namespace wikic::expand {
 
 namespace {
-void encode_utf8(std::uint32_t cp, std::string& out) {
-  if (cp < 0x80) out += static_cast<char>(cp);
-  else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 /// Code points of a UTF-8 string, each as its byte substring.
 std::vector<std::string_view> characters(std::string_view s) {
   std::vector<std::string_view> out;
@@ -78,7 +62,7 @@ std::string decode_char_references(std::string_view s) {
             }
         }
         if (ok) {
-          encode_utf8(cp, out);
+          support::append_utf8(out, cp);
           i = semi;
           continue;
         }

@@ -3,6 +3,7 @@
 #include "expand/title.hpp"
 
 #include "expand/functions.hpp"
+#include "support/utf8.hpp"
 
 #include <clocale>
 #include <cwctype>
@@ -22,23 +23,6 @@ std::size_t decode(std::string_view s, std::size_t i, char32_t& cp) {
   cp = c & (0x7F >> len);
   for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
   return len;
-}
-
-void encode(char32_t cp, std::string& out) {
-  if (cp < 0x80) out += static_cast<char>(cp);
-  else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 // Simple case mapping for the scripts WICA is written in. glibc's towupper would need
@@ -80,7 +64,7 @@ std::string map_chars(std::string_view s, F f, std::size_t limit) {
   while (i < s.size()) {
     char32_t cp;
     std::size_t len = decode(s, i, cp);
-    if (n < limit && !(len == 1 && static_cast<unsigned char>(s[i]) >= 0x80)) encode(f(cp), out);
+    if (n < limit && !(len == 1 && static_cast<unsigned char>(s[i]) >= 0x80)) support::append_utf8(out, f(cp));
     else out.append(s.substr(i, len));
     i += len;
     ++n;

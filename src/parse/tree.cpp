@@ -1,6 +1,8 @@
 // Document arena, attribute lookups, entity decoding and the iterative tree walk.
 #include "parse/tree.hpp"
 
+#include "support/utf8.hpp"
+
 #include <charconv>
 
 
@@ -16,24 +18,6 @@ bool iequals(std::string_view a, std::string_view b) {
     if (x != y) return false;
   }
   return true;
-}
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 struct NamedEntity {
@@ -208,12 +192,12 @@ std::string decode_entity(std::string_view e) {
     if (ec != std::errc() || ptr != body.data() + body.size() || cp == 0 || cp > 0x10FFFF ||
         (cp >= 0xD800 && cp <= 0xDFFF))
       return std::string(e);
-    append_utf8(out, cp);
+    support::append_utf8(out, cp);
     return out;
   }
   for (const NamedEntity& n : kEntities)
     if (body == n.name) {
-      append_utf8(out, n.code_point);
+      support::append_utf8(out, n.code_point);
       return out;
     }
   return std::string(e);

@@ -11,6 +11,9 @@ namespace wikic::support {
 /// Offset of the first byte that does not start a valid UTF-8 sequence, or npos.
 std::size_t find_invalid_utf8(std::string_view s);
 
+/// Appends code point `cp` to `out` as UTF-8.
+void append_utf8(std::string& out, char32_t cp);
+
 /// Replaces each maximal invalid subsequence with U+FFFD (as WHATWG decoders do).
 std::string replace_invalid_utf8(std::string_view s);
 

@@ -11,7 +11,10 @@ cmake --build build -j2 --target wikic >/dev/null
 mkdir -p out
 start=$(date +%s.%N)
 status=0
-build/wikic compile corpus/wica --out out || status=$?
+# Every diagnostic is in out/diagnostics.txt; the terminal gets wikic's summary lines.
+build/wikic compile corpus/wica --out out 2> out/.stderr || status=$?
+grep '^wikic: ' out/.stderr || true
+rm -f out/.stderr
 end=$(date +%s.%N)
 bytes=$(find corpus/wica -name '*.xml' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
 python3 - "$start" "$end" "$bytes" <<'PY'

@@ -1,6 +1,7 @@
 // `wikic expand INPUT [--page TITLE] [--templates EXPORT…] [--semantic|--expand-all]`:
 // prints a page's wikitext after template expansion, as MediaWiki's expandtemplates
 // would, with semantic templates shown as calls whose parameters are expanded.
+#include <algorithm>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -32,15 +33,20 @@ Runner add_expand(CLI::App& app) {
     support::DiagnosticSink sink(support::print_to(std::cerr));
     ingest::InputOptions input_options;
     if (!opt->title.empty()) input_options.title = opt->title;
-    std::vector<ingest::Page> pages;
     std::optional<expand::TemplateStore> store;
-    auto keep = [&](const ingest::SiteInfo& site, ingest::Page&& page) {
+    auto keep = [&](const ingest::SiteInfo& site, const ingest::Page& page) {
       if (!store) store.emplace(site);
       store->add(page);
-      pages.push_back(std::move(page));
     };
-    auto stats = ingest::read_inputs(opt->inputs, input_options, sink, keep);
-    std::size_t main_pages = pages.size();
+    // Pass 1: every page goes into the store (any page may be transcluded). Pass 2
+    // reads the inputs again and expands one page at a time, so each text is held once.
+    // Standard input cannot be read twice: there the pages are kept from pass 1.
+    bool from_stdin = std::find(opt->inputs.begin(), opt->inputs.end(), "-") != opt->inputs.end();
+    std::vector<ingest::Page> kept;
+    auto stats = ingest::read_inputs(opt->inputs, input_options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
+      keep(site, page);
+      if (from_stdin) kept.push_back(std::move(page));
+    });
     auto more = ingest::read_inputs(opt->templates, {}, sink, keep);
     if (!store) store.emplace(ingest::default_site());
     expand::ExpandOptions options;
@@ -48,13 +54,19 @@ Runner add_expand(CLI::App& app) {
     options.remove_comments = !opt->keep_comments;
     expand::Expander expander(*store, options, sink);
     std::size_t printed = 0;
-    for (std::size_t i = 0; i < main_pages; ++i) {
-      const auto& page = pages[i];
-      if (opt->page.empty() ? page.ns == 10 : page.title != opt->page) continue;
+    auto print = [&](const ingest::Page& page) {
+      if (opt->page.empty() ? page.ns == 10 : page.title != opt->page) return;
       auto result = expander.expand_page(page);
-      if (main_pages > 1 && opt->page.empty()) std::cout << "<!-- wikic expand: " << page.title << " -->\n";
+      if (stats.pages > 1 && opt->page.empty()) std::cout << "<!-- wikic expand: " << page.title << " -->\n";
       std::cout << result.text_with_semantic_calls() << '\n';
       ++printed;
+    };
+    if (from_stdin) {
+      for (const auto& page : kept) print(page);
+    } else {
+      support::DiagnosticSink again;  // pass 1 has reported the input's diagnostics
+      ingest::read_inputs(opt->inputs, input_options, again,
+                          [&](const ingest::SiteInfo&, ingest::Page&& page) { print(page); });
     }
     if (!opt->page.empty() && printed == 0) {
       sink.error(opt->inputs.front(), support::nowhere, "no page titled '" + opt->page + "' in the input");

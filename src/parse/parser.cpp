@@ -641,6 +641,12 @@ private:
       std::uint32_t colon = find_definition_colon(cb, le);
       if (colon < le && !lists_.empty()) {
         inline_segment(cb, colon);
+        // The term's inlines may have closed the list (a table or block tag in it).
+        validate_lists();
+        if (lists_.empty()) {
+          inline_segment(colon, le);
+          return;
+        }
         pop_above(lists_.back().index, colon);
         if (open(NodeKind::ListItem, colon, colon + 1) != kNoNode)
           doc_.mutable_node(top()).aux = ':';

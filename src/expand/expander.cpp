@@ -12,6 +12,7 @@
 #include "expand/title.hpp"
 #include "ingest/languages.hpp"
 #include "preprocess/preprocessor.hpp"
+#include "support/html.hpp"
 
 namespace wikic::expand {
 
@@ -809,7 +810,7 @@ struct Expander::Impl {
       if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
           (value.back() == '"' || value.back() == '\''))
         value = value.substr(1, value.size() - 2);
-      attrs += " " + html_escape(name, true) + "=\"" + html_escape(value, false) + "\"";
+      attrs += " " + support::html_escape(name, true) + "=\"" + support::html_escape(value, false) + "\"";
     }
     out.append("<" + tag + attrs + (inner ? ">" : "/>"), call);
     if (inner) {

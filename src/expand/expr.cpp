@@ -3,6 +3,8 @@
 // numbers so results print exactly as MediaWiki prints them.
 #include "expand/expr.hpp"
 
+#include "support/html.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -276,20 +278,6 @@ std::string first_character(std::string_view rest) {
   return std::string(rest.substr(0, len));
 }
 
-std::string html_special_chars(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&#039;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
 
 bool is_white(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 bool is_number_char(char c) { return (c >= '0' && c <= '9') || c == '.'; }
@@ -497,13 +485,13 @@ ExprResult evaluate_expr(std::string_view expression) {
 
 std::string expr_function(std::string_view expression) {
   auto r = evaluate_expr(expression);
-  return r.ok ? r.text : "<strong class=\"error\">" + html_special_chars(r.text) + "</strong>";
+  return r.ok ? r.text : "<strong class=\"error\">" + support::html_escape(r.text, true) + "</strong>";
 }
 
 bool ifexpr_test(std::string_view expression, std::string& error) {
   auto r = evaluate_expr(expression);
   if (!r.ok) {
-    error = "<strong class=\"error\">" + html_special_chars(r.text) + "</strong>";
+    error = "<strong class=\"error\">" + support::html_escape(r.text, true) + "</strong>";
     return false;
   }
   error.clear();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "expand/title.hpp"
+#include "support/html.hpp"
 #include "support/utf8.hpp"
 
 namespace wikic::expand {
@@ -143,7 +144,7 @@ std::string anchor_encode(std::string_view s) {
     }
   }
   while (!collapsed.empty() && collapsed.back() == '_') collapsed.pop_back();
-  std::string enc = html_escape(collapsed, true);
+  std::string enc = support::html_escape(collapsed, true);
   std::string out;
   for (std::size_t i = 0; i < enc.size(); ++i) {
     char c = enc[i];
@@ -184,22 +185,5 @@ std::string title_parts(std::string_view title, std::string_view parts_text, std
   return out;
 }
 
-std::string html_escape(std::string_view s, bool single_quotes) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'':
-      if (single_quotes) out += "&#039;";
-      else out += c;
-      break;
-    default: out += c;
-    }
-  }
-  return out;
-}
 
 }  // namespace wikic::expand

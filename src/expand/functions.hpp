@@ -20,7 +20,5 @@ std::string anchor_encode(std::string_view s);
 /// {{#titleparts:title|parts|offset}} with PHP array_slice semantics.
 std::string title_parts(std::string_view title, std::string_view parts, std::string_view offset,
                         const ingest::SiteInfo& site);
-/// htmlspecialchars with ENT_QUOTES (quotes = true) or ENT_COMPAT.
-std::string html_escape(std::string_view s, bool single_quotes);
 
 }  // namespace wikic::expand

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "support/html.hpp"
 #include "support/utf8.hpp"
 
 namespace wikic::preprocess {
@@ -18,15 +19,7 @@ void children_wikitext(const Tree& tree, NodeId id, std::string& out) {
 // htmlspecialchars($s, ENT_COMPAT): & < > " escaped; invalid UTF-8 gives "" in PHP 8.
 void escape_xml(std::string_view s, std::string& out) {
   if (support::find_invalid_utf8(s) != std::string_view::npos) return;
-  for (char c : s) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
-  }
+  support::append_html_escaped(out, s, false);
 }
 
 class XmlPrinter {

@@ -9,10 +9,9 @@
 #include <optional>
 
 #include "cli/commands.hpp"
+#include "cli/pipeline.hpp"
 #include "emit/manifest.hpp"
 #include "emit/rules_writer.hpp"
-#include "expand/expander.hpp"
-#include "extract/rules.hpp"
 #include "ingest/input.hpp"
 #include "select/vocabulary.hpp"
 #include "support/files.hpp"
@@ -24,12 +23,16 @@ Runner add_compile(CLI::App& app) {
     std::vector<std::string> inputs;
     std::string out = "out";
     std::string title;
+    std::vector<std::string> lints;
   };
   auto opt = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("compile", "Compile exports or .wiki files into the output folder");
   cmd->add_option("INPUT", opt->inputs, "Special:Export XML, .wiki/.wikitext file or folder ('-' = stdin)")->required();
   cmd->add_option("-o,--out", opt->out, "Output folder (created if missing)")->capture_default_str();
   cmd->add_option("--title", opt->title, "Title of a single .wiki input (default: from the file name)");
+  cmd->add_option("--lint", opt->lints, "Extra lints: 'redundant' (classes repeating their ancestors' condition)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"redundant"}));
   return [opt] {
     support::DiagnosticSink sink(support::print_to(std::cerr));
     ingest::InputOptions options;
@@ -71,10 +74,14 @@ Runner add_compile(CLI::App& app) {
     std::ofstream streams[3];
     for (int i = 0; i < 3; ++i) streams[i].open(opt->out + "/." + rule_files[i] + ".tmp", std::ios::binary);
     std::optional<emit::RulesWriter> writer;
-    auto extract = [&](const ingest::Page& page) {
+    std::optional<Pipeline> pipeline;
+    PipelineOptions pipeline_options;
+    pipeline_options.lint_redundant = !opt->lints.empty();
+    auto extract = [&](ingest::Page& page) {
       if (is_template(page) || !page.redirect.empty()) return;
       if (!writer) writer.emplace(streams[0], streams[1], streams[2], header);
-      writer->page(extract::extract_page(page, *store, sink));
+      if (!pipeline) pipeline.emplace(*store, sink, pipeline_options);
+      writer->page(pipeline->compile(page));
     };
     auto stats = ingest::read_inputs(opt->inputs, options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
       manifest.add(site, page, sink);
@@ -88,7 +95,7 @@ Runner add_compile(CLI::App& app) {
       }
     });
     if (!store) store.emplace(ingest::default_site());
-    for (const auto& page : kept) extract(page);
+    for (auto& page : kept) extract(page);
     if (!writer) writer.emplace(streams[0], streams[1], streams[2], header);
     writer->finish();
     std::string summary = writer->totals().text();

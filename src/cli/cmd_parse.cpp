@@ -5,12 +5,12 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/pipeline.hpp"
 #include "ingest/input.hpp"
 #include "preprocess/preprocessor.hpp"
 #include "preprocess/printers.hpp"
 #include "preprocess/restore_lines.hpp"
-#include "expand/expander.hpp"
-#include "parse/from_expansion.hpp"
+#include "parse/parser.hpp"
 #include "parse/printer.hpp"
 
 namespace wikic::cli {
@@ -141,18 +141,12 @@ Runner add_parse(CLI::App& app) {
     });
     if (keep_pages) {
       if (!store) store.emplace(ingest::default_site());
-      expand::ExpandOptions expand_options;
-      if (!pp.extension_tags.empty()) expand_options.extension_tags = pp.extension_tags;
-      expand::Expander expander(*store, expand_options, sink);
-      for (auto& page : pages) {
-        std::string file = page.source.file + "#" + page.title;
-        preprocess::RestoreResult restored = preprocess::restore_lines(page.revision.text, restore, pp, {&sink, file});
-        if (restored.restored) page.revision.text = std::move(restored.text);
-        parse::ParseOptions parse_options;
-        parse_options.page = file;
-        auto expansion = expander.expand_page(page);
-        print_document(page.title, parse::parse_expansion(expansion, sink, parse_options));
-      }
+      PipelineOptions options;
+      options.restore = restore;
+      options.preprocess = pp;
+      if (!pp.extension_tags.empty()) options.expand.extension_tags = pp.extension_tags;
+      Pipeline pipeline(*store, sink, options);
+      for (auto& page : pages) print_document(page.title, pipeline.parse(page)->doc);
     }
     std::cout.flush();
     if (usage_error) return static_cast<int>(Exit::usage_or_io);

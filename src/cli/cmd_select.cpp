@@ -4,12 +4,8 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/pipeline.hpp"
 #include "ingest/input.hpp"
-#include "expand/expander.hpp"
-#include "parse/from_expansion.hpp"
-#include "parse/parser.hpp"
-#include "preprocess/restore_lines.hpp"
-#include "select/tree_conditions.hpp"
 
 namespace wikic::cli {
 
@@ -21,6 +17,7 @@ Runner add_select(CLI::App& app) {
     std::vector<std::string> with;
     bool all_expansions = false;
     bool mark = false;
+    std::vector<std::string> lints;
   };
   auto opt = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("select", "Print pages as a reader with an Expansion Selector selection sees them");
@@ -32,6 +29,9 @@ Runner add_select(CLI::App& app) {
   cmd->add_option("--with", opt->with, "Selected expansions and parts (Inns,Wells,…)")->delimiter(',');
   cmd->add_flag("--all-expansions", opt->all_expansions, "Select every expansion");
   cmd->add_flag("--mark", opt->mark, "Mark rules adaptations (shows showMark content)");
+  cmd->add_option("--lint", opt->lints, "Extra lints: 'redundant' (classes repeating their ancestors' condition)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"redundant"}));
   return [opt] {
     support::DiagnosticSink sink(support::print_to(std::cerr));
     const auto& vocabulary = select::Vocabulary::builtin();
@@ -64,19 +64,12 @@ Runner add_select(CLI::App& app) {
       if (opt->page.empty() ? page.ns != 10 : page.title == opt->page) pages.push_back(std::move(page));
     });
     if (!store) store.emplace(ingest::default_site());
-    expand::Expander expander(*store, {}, sink);
+    PipelineOptions options;
+    options.lint_redundant = !opt->lints.empty();
+    Pipeline pipeline(*store, sink, options);
     for (auto& page : pages) {
-      std::string file = page.source.file + "#" + page.title;
-      // Pages whose newlines arrived collapsed (the seed) get their line starts back
-      // first, exactly as `wikic parse` does.
-      auto restored = preprocess::restore_lines(page.revision.text, preprocess::RestoreMode::Auto, {}, {&sink, file});
-      if (restored.restored) page.revision.text = std::move(restored.text);
-      auto expansion = expander.expand_page(page);
-      parse::ParseOptions options;
-      options.page = file;
-      parse::Document doc = parse::parse_expansion(expansion, sink, options);
-      select::TreeConditions conditions = select::tree_conditions(doc, file, sink, vocabulary);
-      std::cout << "# " << page.title << '\n' << select::project_text(doc, conditions, selection, vocabulary);
+      auto trees = pipeline.select(page);
+      std::cout << "# " << page.title << '\n' << select::project_text(trees->doc, trees->conditions, selection, vocabulary);
     }
     std::cout.flush();
     return finish(sink, stats.pages, stats.io_failure);

@@ -177,14 +177,13 @@ std::size_t commented_cells(const Mapping& m, std::string_view body) {
 
 class PageExtractor {
 public:
-  PageExtractor(const ingest::Page& page, expand::TemplateStore& store, support::DiagnosticSink& sink)
-      : page_(page), store_(store), sink_(sink), m_(mapping()), v_(select::Vocabulary::builtin()) {}
+  PageExtractor(const PageInput& in, support::DiagnosticSink& sink)
+      : page_(in.page), file_(in.file), restored_(in.restored), expansion_(in.expansion), doc_(in.doc),
+        conditions_(in.conditions), locate_(in.locate), sink_(sink), m_(mapping()), v_(select::Vocabulary::builtin()) {}
 
   PageRules run();
 
 private:
-  // --- pipeline ---
-  std::vector<parse::SemanticNodeRef> refs_in(const std::string& text, int depth, bool top);
   // --- walk ---
   void walk(NodeId id, int depth);
   bool visit(NodeId id);
@@ -213,20 +212,20 @@ private:
   std::string unique_id(std::string id);
   std::string node_text(NodeId id) const { return clean(doc_.plain_text(id)); }
 
+  /// A warning at a node of the document, placed through the expansion's provenance.
+  void warn(const Node& n, std::string message) const;
+
   const ingest::Page& page_;
-  expand::TemplateStore& store_;
+  const std::string& file_;
+  const preprocess::RestoreResult& restored_;
+  const expand::Expansion& expansion_;
+  const Document& doc_;
+  const select::TreeConditions& conditions_;
+  const select::Locate& locate_;
   support::DiagnosticSink& sink_;
   const Mapping& m_;
   const select::Vocabulary& v_;
-  std::string file_;
-  preprocess::RestoreResult restored_;
-  expand::Expansion expansion_;
-  std::vector<parse::SemanticNodeRef> refs_;
-  std::unordered_map<std::uint32_t, std::size_t> semantic_at_;  ///< marker begin → Expansion::semantic index
-  std::unordered_map<std::string, std::size_t> by_marker_;
-  Document doc_;
-  select::TreeConditions conditions_;
-  support::LineIndex lines_;
+  std::unordered_map<std::string_view, std::size_t> by_marker_;  ///< marker → Expansion::semantic index
   PageRules out_;
   std::vector<char> cell_done_;
   std::unordered_map<std::string, std::size_t> ids_;
@@ -247,33 +246,19 @@ private:
 // ------------------------------------------------------------------------- pipeline
 
 PageRules PageExtractor::run() {
-  file_ = page_.source.file + "#" + page_.title;
   out_.title = page_.title;
   out_.revision = page_.revision.id;
   out_.timestamp = page_.revision.timestamp;
-  restored_ = preprocess::restore_lines(page_.revision.text, preprocess::RestoreMode::Auto, {}, {&sink_, file_});
-  const std::string& text = restored_.restored ? restored_.text : page_.revision.text;
-  lines_ = support::LineIndex(text);
-  ingest::Page copy = page_;
-  copy.revision.text = text;
-  {
-    expand::Expander expander(store_, expand::ExpandOptions{}, sink_);
-    expansion_ = expander.expand_page(copy);
-  }
+  const std::string& text = page_.revision.text;
   for (std::size_t i = 0; i < expansion_.semantic.size(); ++i) by_marker_[expansion_.semantic[i].marker] = i;
-  refs_ = refs_in(expansion_.text, 0, true);
-  parse::ParseOptions options;
-  options.page = file_;
-  parse::ParseInput input{expansion_.text, std::move(refs_)};
-  doc_ = parse::parse_document(input, sink_, options);
-  conditions_ = select::tree_conditions(doc_, file_, sink_, v_);
   cell_done_.assign(doc_.size(), 0);
   walk(doc_.root(), 0);
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
   // restored source; they can hide whole rows (the legend's commented-out action row).
+  support::LineIndex lines(text);
   for (std::size_t at = text.find("<!--"); at != std::string::npos; at = text.find("<!--", at + 4)) {
     std::size_t end = text.find("-->", at + 4);
-    auto pos = lines_.position(at);
+    auto pos = lines.position(at);
     std::string_view body = std::string_view(text).substr(at + 4, (end == std::string::npos ? text.size() : end) - at - 4);
     std::size_t cells = commented_cells(m_, body);
     if (cells) {
@@ -293,34 +278,9 @@ PageRules PageExtractor::run() {
   return std::move(out_);
 }
 
-// The expander leaves markers; the parser needs their spans, in the page text and,
-// for templates inside another's parameters (a Feature in a ScoringRow's rules), in
-// that parameter's value.
-std::vector<parse::SemanticNodeRef> PageExtractor::refs_in(const std::string& t, int depth, bool top) {
-  std::vector<parse::SemanticNodeRef> refs;
-  for (std::size_t at = t.find(expand::kMarkerPrefix); at != std::string::npos; at = t.find(expand::kMarkerPrefix, at)) {
-    std::size_t end = t.find(expand::kMarkerSuffix, at + expand::kMarkerPrefix.size());
-    if (end == std::string::npos) break;
-    end += expand::kMarkerSuffix.size();
-    auto it = by_marker_.find(t.substr(at, end - at));
-    if (it != by_marker_.end()) {
-      const expand::SemanticNode& node = expansion_.semantic[it->second];
-      parse::SemanticNodeRef ref;
-      ref.marker = {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(end)};
-      ref.name = node.name;
-      for (const auto& p : node.parameters) {
-        parse::SemanticParam param{p.name, p.value.text, {}};
-        // Semantic templates nest a few levels at most; the bound keeps a cyclic or
-        // hostile expansion from recursing without end.
-        if (depth < 16) param.nested = refs_in(p.value.text, depth + 1, false);
-        ref.params.push_back(std::move(param));
-      }
-      if (top) semantic_at_[ref.marker.begin] = it->second;
-      refs.push_back(std::move(ref));
-    }
-    at = end;
-  }
-  return refs;
+void PageExtractor::warn(const Node& n, std::string message) const {
+  select::Where at = locate_ ? locate_(n.source, n.span.begin) : select::Where{file_, doc_.position(n.span.begin), {}};
+  at.warn(sink_, at.at, std::move(message));
 }
 
 // ------------------------------------------------------------------------- walk
@@ -329,7 +289,7 @@ std::vector<parse::SemanticNodeRef> PageExtractor::refs_in(const std::string& t,
 // pages shallow, and past the bound the subtree is skipped with a warning, never a crash.
 void PageExtractor::walk(NodeId id, int depth) {
   if (depth > 400) {
-    sink_.warning(file_, doc_.position(doc_.node(id).span.begin), "nesting too deep; rule extraction skips this part");
+    warn(doc_.node(id), "nesting too deep; rule extraction skips this part");
     return;
   }
   if (!visit(id)) {
@@ -381,7 +341,7 @@ bool PageExtractor::visit(NodeId id) {
         ++out_.cells.unaccounted;
         ++out_.cells.by_use["unaccounted"];
         cell_done_[id] = 1;
-        sink_.warning(file_, doc_.position(n.span.begin), "cell with a scoring class is neither a rule nor a known non-rule");
+        warn(n, "cell with a scoring class is neither a rule nor a known non-rule");
       }
       return true;
     case NodeKind::SemanticTemplate:
@@ -670,8 +630,7 @@ bool PageExtractor::scoring_row(NodeId node) {
   auto it = m_.scoringtype.find(type);
   rule.kind = it != m_.scoringtype.end() ? it->second : "tile";
   if (it == m_.scoringtype.end())
-    sink_.warning(file_, doc_.position(n.span.begin),
-                  "ScoringRow without a known scoringtype ('" + type + "'); kind tile assumed");
+    warn(n, "ScoringRow without a known scoringtype ('" + type + "'); kind tile assumed");
   auto flag = [&](const std::string& name) {
     NodeId f = param_fragment(node, name);
     if (f == kNoNode) return false;
@@ -712,8 +671,9 @@ bool PageExtractor::scoring_row(NodeId node) {
   Collected d, r;
   if (NodeId f = param_fragment(node, "description"); f != kNoNode) collect(f, select::Condition(), d, false, 0);
   if (NodeId f = param_fragment(node, "rules"); f != kNoNode) collect(f, select::Condition(), r, true, 0);
-  auto at = semantic_at_.find(n.span.begin);
-  finish_rule(rule, node, node, d, r, at == semantic_at_.end() ? SIZE_MAX : at->second);
+  // The marker text names the expander's node (markers are unique).
+  auto at = n.source == 0 ? by_marker_.find(doc_.text(n)) : by_marker_.end();
+  finish_rule(rule, node, node, d, r, at == by_marker_.end() ? SIZE_MAX : at->second);
   return false;
 }
 
@@ -936,8 +896,9 @@ void PageExtractor::place(Rule& rule, std::uint32_t offset, const expand::Origin
     at = call.called_at;
   }
   rule.source.chain = std::move(chain);
-  if (at.source < expansion_.sources.size() && expansion_.sources[at.source].title == page_.title) {
-    auto p = lines_.position(at.span.begin);
+  if (at.source < expansion_.sources.size() && at.source < expansion_.source_lines.size() &&
+      expansion_.sources[at.source].title == page_.title) {
+    auto p = expansion_.source_lines[at.source].position(at.span.begin);
     rule.source.line = p.line;
     rule.source.column = p.column;
     // Restoration that only turned spaces into newlines keeps every offset.
@@ -1015,8 +976,8 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
 
 int extract_mapping_version() { return mapping().version; }
 
-PageRules extract_page(const ingest::Page& page, expand::TemplateStore& store, support::DiagnosticSink& sink) {
-  return PageExtractor(page, store, sink).run();
+PageRules extract_rules(const PageInput& input, support::DiagnosticSink& sink) {
+  return PageExtractor(input, sink).run();
 }
 
 }  // namespace wikic::extract

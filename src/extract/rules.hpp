@@ -1,7 +1,8 @@
-// The rule database's records and the extraction of one page into them: restore lines,
-// expand (semantic templates kept), parse, evaluate selector conditions, then walk the
-// tree for sections → phases/steps → blocks → rules. Mapping rules live in
-// schema/extract.yaml; records carry only data, so emit/ never sees the grammar.
+// The rule database's records and their extraction from one page that the front end
+// (restore lines, expand with semantic templates kept, parse, selector conditions: the
+// cli's pipeline) has prepared: a walk of the tree for sections → phases/steps →
+// blocks → rules. Mapping rules live in schema/extract.yaml; records carry only data,
+// so emit/ never sees the grammar.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -11,6 +12,9 @@
 #include "expand/expander.hpp"
 #include "extract/points.hpp"
 #include "ingest/page.hpp"
+#include "parse/tree.hpp"
+#include "preprocess/restore_lines.hpp"
+#include "select/tree_conditions.hpp"
 #include "support/diagnostic.hpp"
 
 namespace wikic::extract {
@@ -95,8 +99,19 @@ struct PageRules {
 /// Version of the extraction mapping (schema/extract.yaml `version`).
 int extract_mapping_version();
 
-/// Extracts one page. Templates come from `store` (may be empty: unknown templates stay
-/// as MediaWiki leaves them). Never throws on page content; problems are warnings.
-PageRules extract_page(const ingest::Page& page, expand::TemplateStore& store, support::DiagnosticSink& sink);
+/// What the front end made of one page, as extraction reads it (all owned by the caller).
+struct PageInput {
+  const ingest::Page& page;                   ///< with its text as restored
+  const std::string& file;                    ///< "file#Title", the diagnostics' file
+  const preprocess::RestoreResult& restored;  ///< whether (and how) the lines were restored
+  const expand::Expansion& expansion;
+  const parse::Document& doc;                 ///< parsed from expansion.text
+  const select::TreeConditions& conditions;   ///< of doc
+  const select::Locate& locate;               ///< doc positions → page/template positions
+};
+
+/// Extracts the rules of one prepared page (`wikic`'s pipeline: cli::Pipeline::compile).
+/// Never throws on page content; problems are warnings.
+PageRules extract_rules(const PageInput& input, support::DiagnosticSink& sink);
 
 }  // namespace wikic::extract

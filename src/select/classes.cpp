@@ -18,6 +18,10 @@ support::Position Where::after(std::string_view prefix) const {
   return p;
 }
 
+void Where::warn(support::DiagnosticSink& sink, support::Position pos, std::string message) const {
+  sink.warning(file, pos, std::move(message) + chain);
+}
+
 namespace {
 
 // Backtracking budget: the number of split attempts per class name. Real names need a
@@ -65,7 +69,7 @@ void unknown_id(std::string_view token, const Where& where, std::string_view pre
     for (std::size_t i = 0; i < near.size(); ++i) message += (i ? ", " : "") + near[i];
     message += ')';
   }
-  sink.warning(where.file, where.after(prefix), std::move(message));
+  where.warn(sink, where.after(prefix), std::move(message));
 }
 
 Condition combine(const std::vector<Condition>& parts, ClassCombination how) {
@@ -74,7 +78,7 @@ Condition combine(const std::vector<Condition>& parts, ClassCombination how) {
 
 void report_overflow(const Condition& c, const Where& where, support::DiagnosticSink& sink) {
   if (c.overflowed())
-    sink.warning(where.file, where.at,
+    where.warn(sink, where.at,
                  "selector condition has more than " + std::to_string(kMaxDnfTerms) +
                      " terms; treated as unrestricted");
 }
@@ -137,9 +141,9 @@ ClassList classify_class_list(std::string_view attr, const Where& where, support
     while (i < attr.size() && !is_space(attr[i])) ++i;
     if (start == i) break;
     std::string_view token = attr.substr(start, i - start);
-    Where at{where.file, where.after(attr.substr(0, start))};
+    Where at{where.file, where.after(attr.substr(0, start)), where.chain};
     if (std::find(seen.begin(), seen.end(), token) != seen.end()) {
-      sink.warning(at.file, at.at, "class '" + std::string(token) + "' is repeated in one class attribute");
+      at.warn(sink, at.at, "class '" + std::string(token) + "' is repeated in one class attribute");
       continue;
     }
     seen.push_back(token);
@@ -167,7 +171,7 @@ ClassList classify_class_list(std::string_view attr, const Where& where, support
       std::all_of(parts.begin(), parts.end(), [&](const Condition& c) { return v.satisfiable(c); })) {
     std::string names;
     for (const auto& s : out.selector_classes) names += (names.empty() ? "" : " ") + s;
-    sink.warning(where.file, where.at, "classes '" + names + "' on one element can never be shown together");
+    where.warn(sink, where.at, "classes '" + names + "' on one element can never be shown together");
   }
   return out;
 }
@@ -187,7 +191,7 @@ ElementSelection element_selection(const ElementSelectors& element, support::Dia
     auto where_of = [&](std::size_t i) { return i < element.class_where.size() ? element.class_where[i] : Where{}; };
     for (std::size_t i = 0; i < last; ++i) {
       Where w = where_of(i + 1);
-      sink.warning(w.file, w.at,
+      w.warn(sink, w.at,
                    "duplicate class attribute; MediaWiki keeps the last one (\"" +
                        std::string(element.class_values[last]) + "\") and drops \"" +
                        std::string(element.class_values[i]) + "\" before the browser sees it");
@@ -230,18 +234,18 @@ Condition template_condition(std::optional<std::string_view> selectorid, const W
 }
 
 Condition lint_nested(const Condition& ancestors, const Condition& own, std::string_view own_text, const Where& where,
-                      support::DiagnosticSink& sink, const Vocabulary& v) {
+                      support::DiagnosticSink& sink, const Vocabulary& v, bool redundant) {
   Condition full = v.simplify(conjoin(ancestors, own));
   report_overflow(full, where, sink);
   if (own.is_true() || full.overflowed()) return full;
   // Content already dead through an ancestor is reported once, at that ancestor.
   if (!v.satisfiable(ancestors)) return full;
   if (!v.satisfiable(full)) {
-    sink.warning(where.file, where.at,
+    where.warn(sink, where.at,
                  "content can never be shown: '" + std::string(own_text) + "' (" + to_string(own) +
                      ") contradicts the enclosing condition " + to_string(ancestors));
-  } else if (v.implies(ancestors, own)) {
-    sink.warning(where.file, where.at,
+  } else if (redundant && v.implies(ancestors, own)) {
+    where.warn(sink, where.at,
                  "class '" + std::string(own_text) + "' repeats a condition already implied by the enclosing " +
                      to_string(ancestors));
   }

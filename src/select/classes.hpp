@@ -18,10 +18,18 @@ namespace wikic::select {
 /// Where the analysed text starts, for diagnostics. Columns inside the text are added
 /// to `at.column` (counting code points), so pass the position of the text's first byte.
 struct Where {
+  Where() = default;
+  Where(std::string f, support::Position a, std::string c = {}) : file(std::move(f)), at(a), chain(std::move(c)) {}
+
   std::string file;
   support::Position at{0, 0};  ///< line 0: no position
+  /// " (in Template:X called at …)" when the text came out of a template, appended to
+  /// every message (the expander's provenance; see expand::Expansion::locate).
+  std::string chain;
   /// `at` moved forward over `prefix` (which must not contain a newline).
   support::Position after(std::string_view prefix) const;
+  /// Reports a warning at `pos` (normally `at` or after(…)) of this text.
+  void warn(support::DiagnosticSink& sink, support::Position pos, std::string message) const;
 };
 
 /// Nesting limit of dynamic selectors; deeper input is a diagnostic, not a stack overflow.
@@ -106,10 +114,12 @@ Condition template_condition(std::optional<std::string_view> selectorid, const W
                              std::optional<std::string_view> dynamicselector, const Where& dynamic_where,
                              support::DiagnosticSink& sink, const Vocabulary& v = Vocabulary::builtin());
 
-/// Lints one step of a path: content that can never be shown given its ancestors, and a
-/// class that repeats a condition its ancestors already imply. `own_text` names the
-/// classes in the message. Returns the conjunction (the node's full condition).
+/// Lints one step of a path: content that can never be shown given its ancestors, and
+/// (when `redundant`) a class that repeats a condition its ancestors already imply.
+/// `own_text` names the classes in the message. Returns the conjunction (the node's full
+/// condition).
 Condition lint_nested(const Condition& ancestors, const Condition& own, std::string_view own_text, const Where& where,
-                      support::DiagnosticSink& sink, const Vocabulary& v = Vocabulary::builtin());
+                      support::DiagnosticSink& sink, const Vocabulary& v = Vocabulary::builtin(),
+                      bool redundant = true);
 
 }  // namespace wikic::select

@@ -36,7 +36,7 @@ public:
 
 private:
   std::optional<Condition> fail() {
-    sink_.warning(where_.file, where_.after(text_.substr(0, error_.offset)),
+    where_.warn(sink_, where_.after(text_.substr(0, error_.offset)),
                   "dynamic selector does not parse: " + error_.message);
     return std::nullopt;
   }
@@ -89,7 +89,7 @@ private:
   }
 
   Condition operand_condition(std::string_view id, std::size_t start) {
-    Where at{where_.file, where_.after(text_.substr(0, start))};
+    Where at{where_.file, where_.after(text_.substr(0, start)), where_.chain};
     ClassMeaning m = classify_class(id, at, sink_, vocabulary_);
     switch (m.kind) {
     case ClassKind::condition:
@@ -106,7 +106,7 @@ private:
       for (std::size_t i = 0; i < near.size(); ++i) message += (i ? ", " : "") + near[i];
       message += ')';
     }
-    sink_.warning(at.file, at.at, std::move(message));
+    at.warn(sink_, at.at, std::move(message));
     return Condition::atom(std::string(id));
   }
 
@@ -202,7 +202,7 @@ std::optional<Condition> parse_dynamic_selector(std::string_view text, const Whe
   SelectorParser parser(text, where, sink, v);
   auto result = parser.run();
   if (result && result->overflowed())
-    sink.warning(where.file, where.at,
+    where.warn(sink, where.at,
                  "selector condition has more than " + std::to_string(kMaxDnfTerms) +
                      " terms; treated as unrestricted");
   return result;

@@ -24,13 +24,16 @@ std::string_view trim(std::string_view s) {
   return s.substr(b, e - b + 1);
 }
 
-// Where `piece` (a view into one of the document's sources) starts; positions exist only
-// for the page text itself (source 0).
-Where where_of(const parse::Document& doc, std::uint16_t source, std::string_view piece, const std::string& file) {
-  if (source != 0 || piece.data() == nullptr) return Where{file, {0, 0}};
-  std::string_view page = doc.source(0);
-  if (piece.data() < page.data() || piece.data() > page.data() + page.size()) return Where{file, {0, 0}};
-  return Where{file, doc.position(static_cast<std::uint32_t>(piece.data() - page.data()))};
+// Where `piece` (a view into one of the document's sources) starts.
+Where where_of(const parse::Document& doc, std::uint16_t source, std::string_view piece, const std::string& file,
+               const Locate& locate) {
+  std::string_view text = doc.source(source);
+  if (piece.data() == nullptr || piece.data() < text.data() || piece.data() > text.data() + text.size())
+    return Where{file, {0, 0}, {}};
+  auto offset = static_cast<std::uint32_t>(piece.data() - text.data());
+  if (locate) return locate(source, offset);
+  if (source != 0) return Where{file, {0, 0}, {}};  // fragments have no page positions of their own
+  return Where{file, doc.position(offset), {}};
 }
 
 // Named parameters of an opaque `{{Name|a=b|…}}` (raw input, before the expander exists):
@@ -83,34 +86,44 @@ bool is_block(const parse::Node& n) {
 }  // namespace
 
 OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std::string& file,
-                         support::DiagnosticSink& sink, const Vocabulary& v) {
+                         support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
   OwnSelector out;
   const parse::Node& n = doc.node(id);
   std::optional<std::string_view> selectorid, dynamicselector;
   std::string selectorid_value, dynamic_value;  // owners for semantic-template values
   Where selectorid_where{file, {0, 0}}, dynamic_where{file, {0, 0}};
   if (n.kind == parse::NodeKind::SemanticTemplate) {
-    // Parameter values live in their own Fragment sources: no page positions.
+    // Parameter values live in their own Fragment sources; a value's position is the
+    // start of its Fragment (the plain text may drop markup, so columns inside it are
+    // approximate).
     for (parse::NodeId c = n.first_child; c != parse::kNoNode; c = doc.node(c).next_sibling) {
       const parse::Node& p = doc.node(c);
       if (p.kind != parse::NodeKind::TemplateParameter) continue;
-      if (iequals(trim(p.name), "selectorid")) {
+      bool is_id = iequals(trim(p.name), "selectorid"), is_dynamic = iequals(trim(p.name), "dynamicselector");
+      if (!is_id && !is_dynamic) continue;
+      Where at{file, {0, 0}, {}};
+      if (p.first_child != parse::kNoNode) {
+        const parse::Node& fragment = doc.node(p.first_child);
+        at = where_of(doc, fragment.source, doc.text(fragment), file, locate);
+      }
+      if (is_id) {
         selectorid_value = doc.plain_text(c);
         selectorid = selectorid_value;
-      }
-      if (iequals(trim(p.name), "dynamicselector")) {
+        selectorid_where = std::move(at);
+      } else {
         dynamic_value = doc.plain_text(c);
         dynamicselector = dynamic_value;
+        dynamic_where = std::move(at);
       }
     }
   } else if (n.kind == parse::NodeKind::Template) {
     for (auto [name, value] : raw_template_params(doc.text(n))) {
       if (iequals(name, "selectorid")) {
         selectorid = value;
-        selectorid_where = where_of(doc, n.source, value, file);
+        selectorid_where = where_of(doc, n.source, value, file, locate);
       } else if (iequals(name, "dynamicselector")) {
         dynamicselector = value;
-        dynamic_where = where_of(doc, n.source, value, file);
+        dynamic_where = where_of(doc, n.source, value, file, locate);
       }
     }
   }
@@ -127,10 +140,10 @@ OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std
   for (const parse::Attribute& a : doc.attributes(n)) {
     if (iequals(a.name, "class")) {
       element.class_values.assign(1, a.value);
-      element.class_where.assign(1, where_of(doc, n.source, a.value, file));
+      element.class_where.assign(1, where_of(doc, n.source, a.value, file, locate));
     } else if (iequals(a.name, "data-dynamic-selector")) {
       element.dynamic_selector = a.value;
-      element.dynamic_where = where_of(doc, n.source, a.value, file);
+      element.dynamic_where = where_of(doc, n.source, a.value, file, locate);
     }
   }
   if (element.class_values.empty() && !element.dynamic_selector) return out;
@@ -146,7 +159,7 @@ OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std
 }
 
 TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
-                               const Vocabulary& v) {
+                               const Vocabulary& v, const TreeOptions& options) {
   TreeConditions out;
   out.full.resize(doc.size());
   out.hidden.assign(doc.size(), 0);
@@ -155,18 +168,20 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
     const std::string& file;
     support::DiagnosticSink& sink;
     const Vocabulary& v;
-    Visitor(TreeConditions& o, const std::string& f, support::DiagnosticSink& s, const Vocabulary& voc)
-        : out(o), file(f), sink(s), v(voc) {}
+    const TreeOptions& options;
+    Visitor(TreeConditions& o, const std::string& f, support::DiagnosticSink& s, const Vocabulary& voc,
+            const TreeOptions& opt)
+        : out(o), file(f), sink(s), v(voc), options(opt) {}
     bool enter(const parse::Document& d, parse::NodeId node, std::span<const parse::NodeId> ancestors) override {
       if (node >= out.full.size()) return false;
       parse::NodeId parent = ancestors.empty() ? parse::kNoNode : ancestors.back();
       Condition inherited = parent == parse::kNoNode ? Condition() : out.full[parent];
       std::uint8_t hidden = parent == parse::kNoNode ? 0 : out.hidden[parent];
-      OwnSelector own = own_selector(d, node, file, sink, v);
+      OwnSelector own = own_selector(d, node, file, sink, v, options.locate);
       if (own.has_selector) {
         const parse::Node& n = d.node(node);
-        Where at = n.source == 0 ? Where{file, d.position(n.span.begin)} : Where{file, {0, 0}};
-        out.full[node] = lint_nested(inherited, own.condition, own.text, at, sink, v);
+        Where at = where_of(d, n.source, d.text(n), file, options.locate);
+        out.full[node] = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
       } else {
         out.full[node] = std::move(inherited);
       }
@@ -174,7 +189,7 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
       if (!own.projection_condition.is_true()) out.projection_only.emplace(node, std::move(own.projection_condition));
       return true;
     }
-  } visitor(out, file, sink, v);
+  } visitor(out, file, sink, v, options);
   parse::walk(doc, visitor);
   return out;
 }

@@ -4,6 +4,7 @@
 // lints, and the offline Expansion Selector: the page as plain text for one selection.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,6 +14,20 @@
 #include "select/classes.hpp"
 
 namespace wikic::select {
+
+/// Where byte `offset` of the document's source `source` (0: the page text, others the
+/// Fragments of semantic-template parameters) came from, for diagnostics. The default
+/// knows only source 0's own positions; `wikic`'s pipeline passes one that follows the
+/// expansion's provenance back into the page and its templates.
+using Locate = std::function<Where(std::uint16_t source, std::uint32_t offset)>;
+
+struct TreeOptions {
+  Locate locate;  ///< empty: the default above
+  /// Also report classes that repeat a condition their ancestors already imply. Off by
+  /// default: the wiki writes them on purpose (a row keeps its class when moved), so they
+  /// are rarely something to fix (`--lint redundant` turns them on).
+  bool lint_redundant = false;
+};
 
 /// What one node itself says about its visibility.
 struct OwnSelector {
@@ -26,7 +41,8 @@ struct OwnSelector {
 /// The own selector of one node, with the class-level lints (unknown ids, repeated and
 /// contradictory classes, duplicate class attributes, malformed dynamic selectors).
 OwnSelector own_selector(const parse::Document& doc, parse::NodeId node, const std::string& file,
-                         support::DiagnosticSink& sink, const Vocabulary& v = Vocabulary::builtin());
+                         support::DiagnosticSink& sink, const Vocabulary& v = Vocabulary::builtin(),
+                         const Locate& locate = {});
 
 /// Per-node conditions of a whole document, indexed by NodeId.
 struct TreeConditions {
@@ -37,9 +53,9 @@ struct TreeConditions {
 };
 
 /// Computes every node's condition and reports the tree-level lints: content that can
-/// never be shown and classes that repeat what the ancestors already imply.
+/// never be shown and (opt-in) classes that repeat what the ancestors already imply.
 TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
-                               const Vocabulary& v = Vocabulary::builtin());
+                               const Vocabulary& v = Vocabulary::builtin(), const TreeOptions& options = {});
 
 /// The page as a reader with `selection` sees it, as plain text: hidden content removed,
 /// the edition's wording chosen. Opaque templates, comments and files print nothing.

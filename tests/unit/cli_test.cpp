@@ -85,3 +85,59 @@ TEST_CASE("wikic expand prints the page with semantic templates as calls") {
   CHECK(missing.status == 2);
   CHECK(missing.err.find("error: no page titled 'Nope' in the input") != std::string::npos);
 }
+
+namespace {
+// Column (1-based, in characters; the fixture is ASCII) of `needle` in `line`.
+std::string column_of(const std::string& line, const std::string& needle) {
+  auto at = line.find(needle);
+  REQUIRE(at != std::string::npos);
+  return std::to_string(at + 1);
+}
+
+// Every diagnostic line of a run names file:line:col.
+void every_diagnostic_positioned(const std::string& err, const std::string& file) {
+  std::istringstream lines(err);
+  std::string l;
+  while (std::getline(lines, l)) {
+    if (l.find(": warning: ") == std::string::npos && l.find(": error: ") == std::string::npos) continue;
+    INFO(l);
+    REQUIRE(l.rfind(file + ":", 0) == 0);
+    std::size_t p = file.size() + 1;
+    std::size_t line_end = l.find(':', p), col_end = line_end == std::string::npos ? line_end : l.find(':', line_end + 1);
+    REQUIRE(col_end != std::string::npos);
+    CHECK(std::stoi(l.substr(p, line_end - p)) > 0);
+    CHECK(std::stoi(l.substr(line_end + 1, col_end - line_end - 1)) > 0);
+  }
+}
+}  // namespace
+
+TEST_CASE("selector lints inside ScoringRow parameters point into the page; repeated classes are opt-in") {
+  ScratchDir dir;
+  const std::string row =
+      "{{ScoringRow |selectorid=showWells |scoringtype=Tile |description=Road with a well "
+      "|rules= '''(+1)''' point / <span class=\"showWells\">well</span> <span class=\"scoring showInnz\">inn</span>}}";
+  const std::string text = "Lead text.\n{| class=\"wica-table\"\n|-\n" + row + "\n|}\n";
+  wikic::test::spit(dir / "Lints.wiki", text);
+  const std::string file = (dir / "Lints.wiki").string() + "#Lints";
+  auto plain = run_wikic("compile " + (dir / "Lints.wiki").string() + " --out " + (dir / "a").string());
+  CHECK(plain.status == 0);
+  every_diagnostic_positioned(plain.err, file);
+  // The unknown id is reported at its own column of line 4, inside the parameter value.
+  CHECK(plain.err.find(file + ":4:" + column_of(row, "showInnz") + ": warning: unknown selector id 'showInnz'") !=
+        std::string::npos);
+  CHECK(plain.err.find("repeats a condition") == std::string::npos);
+  CHECK(slurp(dir / "a/diagnostics.txt").find("showInnz") != std::string::npos);
+
+  auto linted = run_wikic("compile " + (dir / "Lints.wiki").string() + " --lint redundant --out " + (dir / "b").string());
+  CHECK(linted.status == 0);
+  every_diagnostic_positioned(linted.err, file);
+  CHECK(linted.err.find(file + ":4:" + column_of(row, "<span class=\"showWells\"") +
+                        ": warning: class 'showWells' repeats a condition already implied by the enclosing Wells") !=
+        std::string::npos);
+  // The rules themselves do not depend on which lints ran.
+  CHECK(slurp(dir / "a/rules.yaml") == slurp(dir / "b/rules.yaml"));
+
+  auto select = run_wikic("select " + (dir / "Lints.wiki").string() + " --with Wells --lint redundant");
+  CHECK(select.err.find(file + ":4:" + column_of(row, "<span class=\"showWells\"") + ": warning: class 'showWells'") !=
+        std::string::npos);
+}

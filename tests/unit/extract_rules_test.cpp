@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "cli/pipeline.hpp"
 #include "emit/rules_writer.hpp"
 #include "extract/rules.hpp"
 #include "ingest/input.hpp"
@@ -27,7 +28,7 @@ const extract::PageRules& seed() {
     ingest::read_inputs({test::source_path("corpus/wica/scoring-during-turn-sequence.xml")}, {}, sink,
                         [&](const ingest::SiteInfo& site, ingest::Page&& page) {
                           expand::TemplateStore store(site);
-                          out = extract::extract_page(page, store, sink);
+                          out = cli::Pipeline(store, sink).compile(page);
                         });
     REQUIRE(out);
     return *out;
@@ -232,7 +233,7 @@ TEST_CASE("extraction never crashes on damaged pages (slices of the seed, odd ma
     page.source.file = "damaged.wiki";
     expand::TemplateStore store(site);
     support::DiagnosticSink sink;
-    auto rules = extract::extract_page(page, store, sink);
+    auto rules = cli::Pipeline(store, sink).compile(page);
     CHECK(rules.cells.unaccounted <= rules.cells.total);
     for (const auto& r : rules.rules) CHECK(!r.id.empty());
   }

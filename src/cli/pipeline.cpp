@@ -1,0 +1,154 @@
+// The pipeline of one page (see pipeline.hpp) and its locator: document positions are in
+// the expanded text or in a parameter's Fragment, so diagnostics about them are moved
+// back through the expansion's provenance to the page or template byte that produced
+// them, as parse::parse_expansion does for the parser's own diagnostics.
+#include "cli/pipeline.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "parse/from_expansion.hpp"
+
+namespace wikic::cli {
+
+namespace {
+
+/// Maps (document source, offset) to a location; built once per page.
+class Locator {
+public:
+  Locator(const expand::Expansion& e, const parse::Document& doc, std::string file, std::string_view page_text)
+      : e_(e), file_(std::move(file)), page_(page_text), files_(e.sources.size()) {
+    std::unordered_map<std::string_view, const expand::SemanticNode*> by_marker;
+    for (const auto& node : e.semantic) by_marker.emplace(node.marker, &node);
+    pieces_.assign(doc.source_count(), nullptr);
+    calls_.assign(doc.source_count(), nullptr);
+    for (parse::NodeId id = 0; id < doc.size(); ++id) {
+      const parse::Node& n = doc.node(id);
+      if (n.kind != parse::NodeKind::SemanticTemplate) continue;
+      auto it = by_marker.find(doc.text(n));
+      if (it == by_marker.end()) continue;
+      const expand::SemanticNode& node = *it->second;
+      // The parser makes one TemplateParameter per parameter, in order.
+      std::size_t k = 0;
+      for (parse::NodeId p = n.first_child; p != parse::kNoNode; p = doc.node(p).next_sibling, ++k) {
+        const parse::Node& pn = doc.node(p);
+        if (pn.kind != parse::NodeKind::TemplateParameter || pn.first_child == parse::kNoNode) continue;
+        const expand::SemanticNode::Parameter* param =
+            k < node.parameters.size() && node.parameters[k].name == pn.name ? &node.parameters[k] : nullptr;
+        if (!param) param = node.find(std::string(pn.name));
+        std::uint16_t source = doc.node(pn.first_child).source;
+        if (source < pieces_.size() && param) {
+          pieces_[source] = &param->value;
+          calls_[source] = &node.origin;
+        }
+      }
+    }
+  }
+
+  select::Where operator()(std::uint16_t source, std::uint32_t offset) {
+    if (source == 0) return at(segment_origin(e_.text, e_.segments, offset));
+    if (source < pieces_.size() && pieces_[source]) {
+      const auto& piece = *pieces_[source];
+      return at(piece.segments.empty() ? *calls_[source] : segment_origin(piece.text, piece.segments, offset));
+    }
+    return {file_, {0, 0}, {}};
+  }
+
+private:
+  // As Expansion::locate_offset: the segment holding the byte; inside a segment copied
+  // byte for byte, the exact byte, else where its producing construct starts. A segment
+  // can also end with page text copied verbatim (the expander runs a semantic marker
+  // into the text after it): a byte in that tail is found by aligning the ends.
+  expand::Origin segment_origin(std::string_view text, const std::vector<expand::Segment>& segments,
+                                std::size_t offset) const {
+    if (segments.empty()) return {};
+    auto it = std::upper_bound(segments.begin(), segments.end(), offset,
+                               [](std::size_t off, const expand::Segment& s) { return off < s.end; });
+    if (it == segments.end()) --it;
+    expand::Origin o = it->origin;
+    if (offset < it->begin) return o;
+    if (o.span.size() == it->end - it->begin) {
+      o.span.begin += static_cast<std::uint32_t>(offset - it->begin);
+    } else if (o.source == 0 && it->end <= text.size() && o.span.end <= page_.size()) {
+      std::size_t tail = it->end - offset;
+      if (tail <= o.span.size() && text.substr(offset, tail) == page_.substr(o.span.end - tail, tail))
+        o.span.begin = o.span.end - static_cast<std::uint32_t>(tail);
+    }
+    return o;
+  }
+
+  // Expansion::locate, with the file names and chain notes computed once per page (the
+  // selector asks for a position for every class attribute, reported or not).
+  select::Where at(const expand::Origin& o) {
+    if (o.source >= e_.sources.size() || o.source >= e_.source_lines.size()) return {file_, {0, 0}, {}};
+    std::string& file = files_[o.source];
+    if (file.empty()) file = e_.sources[o.source].file + "#" + e_.sources[o.source].title;
+    select::Where w{file, e_.source_lines[o.source].position(o.span.begin), {}};
+    if (o.chain != expand::kNoChain) {
+      auto [it, fresh] = chains_.try_emplace(o.chain);
+      if (fresh) it->second = e_.locate(o).chain;
+      w.chain = it->second;
+    }
+    return w;
+  }
+
+  const expand::Expansion& e_;
+  std::string file_;
+  std::string_view page_;  ///< the text of source 0 (the page, restored)
+  std::vector<std::string> files_;
+  std::vector<const expand::Piece*> pieces_;
+  std::vector<const expand::Origin*> calls_;
+  std::unordered_map<std::uint32_t, std::string> chains_;
+};
+
+}  // namespace
+
+struct Pipeline::Impl {
+  Impl(expand::TemplateStore& store, support::DiagnosticSink& s, PipelineOptions o)
+      : sink(s), options(std::move(o)), expander(store, options.expand, s) {}
+  support::DiagnosticSink& sink;
+  PipelineOptions options;
+  expand::Expander expander;
+};
+
+Pipeline::Pipeline(expand::TemplateStore& store, support::DiagnosticSink& sink, PipelineOptions options)
+    : impl_(std::make_unique<Impl>(store, sink, std::move(options))) {}
+
+Pipeline::~Pipeline() = default;
+
+std::unique_ptr<PageTrees> Pipeline::parse(ingest::Page& page) {
+  auto trees = std::make_unique<PageTrees>();
+  trees->file = page.source.file + "#" + page.title;
+  // Pages whose newlines arrived collapsed (the seed) get their line starts back first.
+  trees->restored = preprocess::restore_lines(page.revision.text, impl_->options.restore, impl_->options.preprocess,
+                                              {&impl_->sink, trees->file});
+  if (trees->restored.restored) page.revision.text = std::move(trees->restored.text);
+  trees->restored.text.clear();
+  trees->expansion = impl_->expander.expand_page(page);
+  parse::ParseOptions parse_options;
+  parse_options.page = trees->file;
+  trees->doc = parse::parse_expansion(trees->expansion, impl_->sink, parse_options);
+  trees->locate = Locator(trees->expansion, trees->doc, trees->file, page.revision.text);
+  return trees;
+}
+
+std::unique_ptr<PageTrees> Pipeline::select(ingest::Page& page) {
+  auto trees = parse(page);
+  select::TreeOptions options;
+  options.locate = std::ref(trees->locate);
+  options.lint_redundant = impl_->options.lint_redundant;
+  trees->conditions = select::tree_conditions(trees->doc, trees->file, impl_->sink, select::Vocabulary::builtin(), options);
+  return trees;
+}
+
+extract::PageRules Pipeline::compile(ingest::Page& page) {
+  auto trees = select(page);
+  extract::PageInput input{page,          trees->file, trees->restored,  trees->expansion,
+                           trees->doc,    trees->conditions, trees->locate};
+  return extract::extract_rules(input, impl_->sink);
+}
+
+}  // namespace wikic::cli

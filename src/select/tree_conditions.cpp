@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_map>
 
 namespace wikic::select {
 
@@ -83,6 +84,24 @@ bool is_block(const parse::Node& n) {
          k == K::HorizontalRule || k == K::Preformatted || k == K::Table || k == K::List;
 }
 
+// Memo of element_selection() by class list text (see own_selector). Per thread and per
+// vocabulary; bounded, since a hostile page could hold millions of distinct lists.
+constexpr std::size_t kMemoEntries = 4096;
+struct SelectionMemo {
+  const Vocabulary* vocabulary = nullptr;
+  std::unordered_map<std::string, ElementSelection> clean;  ///< computed without diagnostics
+  ElementSelection last;                                   ///< the latest one that had some
+};
+
+SelectionMemo& selection_memo(const Vocabulary& v) {
+  thread_local SelectionMemo memo;
+  if (memo.vocabulary != &v) {
+    memo.clean.clear();
+    memo.vocabulary = &v;
+  }
+  return memo;
+}
+
 }  // namespace
 
 OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std::string& file,
@@ -134,27 +153,52 @@ OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std
     return out;
   }
   if (n.attr_count == 0) return out;
-  ElementSelectors element;
   // The parse stage already reports a repeated `class` attribute (and which value
   // MediaWiki keeps), so only the effective, last one is passed on here.
+  const parse::Attribute* class_attr = nullptr;
+  const parse::Attribute* dynamic_attr = nullptr;
   for (const parse::Attribute& a : doc.attributes(n)) {
-    if (iequals(a.name, "class")) {
-      element.class_values.assign(1, a.value);
-      element.class_where.assign(1, where_of(doc, n.source, a.value, file, locate));
-    } else if (iequals(a.name, "data-dynamic-selector")) {
-      element.dynamic_selector = a.value;
-      element.dynamic_where = where_of(doc, n.source, a.value, file, locate);
+    if (iequals(a.name, "class")) class_attr = &a;
+    else if (iequals(a.name, "data-dynamic-selector")) dynamic_attr = &a;
+  }
+  if (!class_attr && !dynamic_attr) return out;
+  // Pages repeat a few hundred class lists thousands of times ("scoringTile showInns"),
+  // so each distinct list's meaning is computed once, unless computing it reported
+  // something: then it is computed (and reported, at that element) every time.
+  SelectionMemo& memo = selection_memo(v);
+  std::string key;
+  if (class_attr) key.append(class_attr->value);
+  key += '\0';
+  if (dynamic_attr) key.append("\1").append(dynamic_attr->value);
+  const ElementSelection* sel = nullptr;
+  if (auto it = memo.clean.find(key); it != memo.clean.end()) {
+    sel = &it->second;
+  } else {
+    ElementSelectors element;
+    if (class_attr) {
+      element.class_values.assign(1, class_attr->value);
+      element.class_where.assign(1, where_of(doc, n.source, class_attr->value, file, locate));
+    }
+    if (dynamic_attr) {
+      element.dynamic_selector = dynamic_attr->value;
+      element.dynamic_where = where_of(doc, n.source, dynamic_attr->value, file, locate);
+    }
+    std::size_t reported = sink.warnings() + sink.errors();
+    ElementSelection fresh = element_selection(element, sink, v);
+    if (sink.warnings() + sink.errors() == reported) {
+      if (memo.clean.size() >= kMemoEntries) memo.clean.clear();
+      sel = &memo.clean.emplace(std::move(key), std::move(fresh)).first->second;
+    } else {
+      memo.last = std::move(fresh);
+      sel = &memo.last;
     }
   }
-  if (element.class_values.empty() && !element.dynamic_selector) return out;
-  ElementSelection sel = element_selection(element, sink, v);
-  out.condition = std::move(sel.condition);
-  out.projection = sel.projection;
-  out.projection_condition = std::move(sel.projection_condition);
-  out.has_selector = sel.has_selector;
-  if (!element.class_values.empty()) out.text = std::string(trim(element.class_values.back()));
-  if (element.dynamic_selector)
-    out.text += (out.text.empty() ? "" : " ") + std::string(*element.dynamic_selector);
+  out.condition = sel->condition;
+  out.projection = sel->projection;
+  out.projection_condition = sel->projection_condition;
+  out.has_selector = sel->has_selector;
+  if (class_attr) out.text = std::string(trim(class_attr->value));
+  if (dynamic_attr) out.text += (out.text.empty() ? "" : " ") + std::string(dynamic_attr->value);
   return out;
 }
 

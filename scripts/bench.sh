@@ -141,3 +141,54 @@ echo
 echo "targets: wikic reads >= 300 MB/s with peak RSS < 100 MB on a >= 200 MB export;"
 echo "         wikic expands >= 20x faster than MediaWiki's Parser::preprocess;"
 echo "         preprocess + parse >= 100 MB/s (the ratio column compares MB/s, also for samples)"
+
+echo
+echo "== compile (wikic: restore, expand, parse, select, extract, write rules.yaml/xml/json) =="
+# The first section's export (the seed as captured, newlines collapsed). No peer turns
+# wikitext into rule records, so the peers here do the nearest whole job on the same
+# page: MediaWiki renders it to HTML (Parser::parse, what a reader sees; fed the
+# line-restored text, which it needs) and mwparserfromhell builds its tree. Both run on
+# a 10-page sample; MB/s compares either way. CPU is user+sys seconds, start-up included.
+compile_out="$work/compile-out"
+compile_restored="$work/compile-restored.wiki"
+"$wikic" parse "$root/corpus/wica/scoring-during-turn-sequence.xml" --print-restored 2>/dev/null | head -c -1 > "$compile_restored"
+compile_sample="$work/compile-sample.xml"
+[ -f "$compile_sample" ] || python3 "$root/scripts/export_xml.py" "$compile_sample" --repeat 10 \
+  --title "Carcassonne Scoring During Turn Sequence" --file "$compile_restored"
+compile_sample_mb=$(python3 -c "print(10 * $page_bytes / 1e6)")
+cat "$export_xml" "$compile_sample" > /dev/null
+# measure_cpu LABEL MB COMMAND...: wall and CPU MB/s and peak RSS of one run.
+compile_ref=""
+measure_cpu() {
+  local label="$1" mbytes="$2"; shift 2
+  local t="$work/time.$$"
+  if ! /usr/bin/time -f '%e %U %S %M' -o "$t" "$@" >/dev/null 2>"$work/stderr.$$"; then
+    printf '%-36s failed: %s\n' "$label" "$(tail -1 "$work/stderr.$$")"; return 0
+  fi
+  read -r secs user sys kb < "$t"
+  python3 - "$label" "$mbytes" "$secs" "$user" "$sys" "$kb" "${compile_ref:-}" <<'PY'
+import sys
+label, mb, wall, user, sys_, kb = sys.argv[1], float(sys.argv[2]), *map(float, sys.argv[3:6]), int(sys.argv[6])
+cpu = max(user + sys_, 0.01); wall = max(wall, 0.01)
+ref = float(sys.argv[7]) if sys.argv[7] else mb / cpu
+print(f"{label:36s} {wall:7.2f} s {mb / wall:7.1f} MB/s {cpu:7.2f} s {mb / cpu:7.1f} MB/s {kb / 1024:7.1f} MB"
+      f"   wikic is {ref / (mb / cpu):6.1f}x (CPU)")
+PY
+  [ -n "$compile_ref" ] || compile_ref=$(python3 -c "print($mbytes / max($(awk '{print $2 + $3}' "$t"), 0.01))")
+}
+printf '%-36s %9s %12s %9s %12s %10s\n' tool wall "wall rate" cpu "cpu rate" "peak RSS"
+measure_cpu "wikic compile" "$text_mb" "$wikic" compile "$export_xml" --out "$compile_out"
+if [ "$with_peers" = 1 ]; then
+  if [ -f "${PEERS_STATE:-/tmp/peers}/mw/LocalSettings.php" ]; then
+    measure_cpu "MediaWiki Parser::parse (10 pages)" "$compile_sample_mb" \
+      env MW_CONFIG_FILE="${PEERS_STATE:-/tmp/peers}/mw/LocalSettings.php" php "$peers/mw/bench.php" --mode html "$compile_sample"
+  else
+    echo "MediaWiki Parser::parse              skipped: run $peers/setup.sh"
+  fi
+  if /usr/bin/python3 -c "import mwparserfromhell" 2>/dev/null; then
+    measure_cpu "mwparserfromhell (10 pages)" "$compile_sample_mb" /usr/bin/python3 "$peers/drivers/mwph.py" "$compile_sample"
+  else
+    echo "mwparserfromhell                     skipped: python3-mwparserfromhell not installed"
+  fi
+fi
+echo "target: wikic compile >= 100 MB/s on one core with peak RSS < 100 MB on a >= 180 MB export"

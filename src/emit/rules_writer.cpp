@@ -3,6 +3,7 @@
 // XML (pugixml: objects are elements, arrays repeat a singular element name).
 #include "emit/rules_writer.hpp"
 
+#include <charconv>
 #include <map>
 #include <ostream>
 #include <nlohmann/json.hpp>
@@ -111,7 +112,20 @@ Json summary_json(const RulesTotals& t) {
 
 // Numbers print the same in every format: integers without a fraction, others with the
 // shortest round-trip form nlohmann uses.
-std::string number_text(const Json& j) { return j.dump(); }
+std::string number_text(const Json& j) {
+  // Integers (every count, line and revision) directly; a serializer per number is
+  // costly and prints them the same.
+  char buf[24];
+  if (j.is_number_unsigned()) {
+    auto r = std::to_chars(buf, buf + sizeof buf, j.get<std::uint64_t>());
+    return std::string(buf, r.ptr);
+  }
+  if (j.is_number_integer()) {
+    auto r = std::to_chars(buf, buf + sizeof buf, j.get<std::int64_t>());
+    return std::string(buf, r.ptr);
+  }
+  return j.dump();
+}
 
 // A scalar whose YAML text is known to be plain already (the schema's own keys, numbers,
 // booleans), written through yaml-cpp's WriteStreamable: the one Emitter path that
@@ -182,11 +196,17 @@ void write_xml(const Json& j, pugi::xml_node node, const std::string& key) {
 // Continuation lines of a block indented by `n` spaces (the first line is placed by
 // the caller), so a page rendered on its own nests into the document.
 std::string indented(std::string_view text, std::size_t n, std::string_view first) {
-  std::string out(first);
-  std::string pad(n, ' ');
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    out += text[i];
-    if (text[i] == '\n' && i + 1 < text.size()) out += pad;
+  std::string out;
+  out.reserve(first.size() + text.size() + text.size() / 8);
+  out += first;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t nl = text.find('\n', at);
+    if (nl == std::string_view::npos || nl + 1 == text.size()) {
+      out.append(text.substr(at));
+      break;
+    }
+    out.append(text.substr(at, nl + 1 - at)).append(n, ' ');
+    at = nl + 1;
   }
   return out;
 }

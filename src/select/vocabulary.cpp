@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <deque>
 #include <stdexcept>
+#include <unordered_map>
 #include <yaml-cpp/yaml.h>
 
 #include "support/embedded.hpp"
@@ -319,7 +320,35 @@ std::vector<std::string> Vocabulary::closest_ids(std::string_view class_name, st
   return out;
 }
 
+// Every node's path condition is checked term by term, and pages repeat the same few
+// hundred terms: the answers are kept per thread and vocabulary (bounded), keyed by
+// the term's text, so the implication closure is computed once per term and edition.
 bool Vocabulary::term_satisfiable(const Term& t, Edition e) const {
+  struct Memo {
+    const Vocabulary* vocabulary = nullptr;
+    std::unordered_map<std::string, std::uint8_t> answers;  ///< bit e: known, bit e+3: satisfiable
+  };
+  thread_local Memo memo;
+  if (memo.vocabulary != this || memo.answers.size() >= 8192) {
+    memo.answers.clear();
+    memo.vocabulary = this;
+  }
+  std::string key;
+  for (const auto& l : t) {
+    if (l.negated) key += '!';
+    key += l.atom;
+    key += '&';
+  }
+  std::uint8_t& bits = memo.answers[key];
+  auto bit = static_cast<unsigned>(e);
+  if (!(bits & (1u << bit))) {
+    bits = static_cast<std::uint8_t>(bits | (1u << bit));
+    if (compute_term_satisfiable(t, e)) bits = static_cast<std::uint8_t>(bits | (1u << (bit + 3)));
+  }
+  return bits & (1u << (bit + 3));
+}
+
+bool Vocabulary::compute_term_satisfiable(const Term& t, Edition e) const {
   std::set<std::string, std::less<>> closure;
   std::deque<std::string> queue;
   for (const auto& l : t) {

@@ -100,6 +100,7 @@ public:
 private:
   friend class Evaluator;
   bool term_satisfiable(const Term& t, Edition e) const;
+  bool compute_term_satisfiable(const Term& t, Edition e) const;
   void add_atom(AtomInfo info);
   void finish();
 

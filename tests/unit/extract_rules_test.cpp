@@ -280,3 +280,29 @@ TEST_CASE("an empty rule database is still a valid document in every format") {
   REQUIRE_MESSAGE(db, error);
   CHECK(db->sitename == "Test");
 }
+
+TEST_CASE("rules.json prints every string exactly as nlohmann's dump does, control characters included") {
+  emit::RulesDatabase db;
+  extract::PageRules page;
+  page.title = "Odd \"quoted\" \\ page";
+  extract::Rule rule;
+  rule.id = "odd/rule";
+  rule.description.text = std::string("tab\there, bell\x07, nul-free \x01\x1f, newline\n, quote \" and \\ and UTF-8 \xC3\xA9 \xE2\x86\x92");
+  rule.rules.text = "\b\f\r";
+  page.rules.push_back(rule);
+  db.add(page);
+  auto files = db.render();
+  auto json = nlohmann::ordered_json::parse(files.json);
+  const auto& r = json["pages"][0]["rules"][0];
+  CHECK(r["description"] == rule.description.text);
+  CHECK(r["rules"] == rule.rules.text);
+  CHECK(json["pages"][0]["title"] == page.title);
+  // The page is laid out as nlohmann's dump(2) lays it out, four spaces further in.
+  std::string page_text = json["pages"][0].dump(2);
+  std::string nested;
+  for (char c : page_text) {
+    nested += c;
+    if (c == '\n') nested += "    ";
+  }
+  CHECK(files.json.find("\n    " + nested + "\n  ],") != std::string::npos);
+}

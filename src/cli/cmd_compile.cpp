@@ -34,7 +34,17 @@ Runner add_compile(CLI::App& app) {
       ->delimiter(',')
       ->check(CLI::IsMember({"redundant"}));
   return [opt] {
-    support::DiagnosticSink sink(support::print_to(std::cerr));
+    // Diagnostics are streamed to stderr and to diagnostics.txt as they come (a large
+    // export has tens of thousands); each page reports into a sink of its own, so none
+    // of them is held for the whole run.
+    std::ofstream diagnostics_file;
+    std::size_t page_warnings = 0, page_errors = 0;
+    auto record = [&](const support::Diagnostic& d) {
+      std::string line = d.format();
+      std::cerr << line << '\n';
+      if (diagnostics_file.is_open()) diagnostics_file << line << '\n';
+    };
+    support::DiagnosticSink sink(record);
     ingest::InputOptions options;
     if (!opt->title.empty()) options.title = opt->title;
     emit::Manifest manifest;
@@ -73,15 +83,18 @@ Runner add_compile(CLI::App& app) {
     const char* rule_files[] = {"rules.yaml", "rules.xml", "rules.json"};
     std::ofstream streams[3];
     for (int i = 0; i < 3; ++i) streams[i].open(opt->out + "/." + rule_files[i] + ".tmp", std::ios::binary);
+    const std::string diagnostics_tmp = opt->out + "/.diagnostics.txt.tmp";
+    diagnostics_file.open(diagnostics_tmp, std::ios::binary);
     std::optional<emit::RulesWriter> writer;
-    std::optional<Pipeline> pipeline;
     PipelineOptions pipeline_options;
     pipeline_options.lint_redundant = !opt->lints.empty();
     auto extract = [&](ingest::Page& page) {
       if (is_template(page) || !page.redirect.empty()) return;
       if (!writer) writer.emplace(streams[0], streams[1], streams[2], header);
-      if (!pipeline) pipeline.emplace(*store, sink, pipeline_options);
-      writer->page(pipeline->compile(page));
+      support::DiagnosticSink page_sink(record);
+      writer->page(Pipeline(*store, page_sink, pipeline_options).compile(page));
+      page_warnings += page_sink.warnings();
+      page_errors += page_sink.errors();
     };
     auto stats = ingest::read_inputs(opt->inputs, options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
       manifest.add(site, page, sink);
@@ -112,13 +125,17 @@ Runner add_compile(CLI::App& app) {
     }
     // diagnostics.txt is the run's record: every diagnostic and the summaries.
     auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
-    std::string diagnostics;
-    for (const auto& d : sink.all()) diagnostics += d.format() + "\n";
-    diagnostics += "wikic: " + count(stats.pages, "page") + ", " + count(sink.warnings(), "warning") + ", " +
-                   count(sink.errors(), "error") + "\n";
-    diagnostics += "wikic: rules: " + summary + "\n";
-    for (auto [name, text] : {std::pair{"pages.yaml", manifest.to_yaml()}, std::pair{"pages.xml", manifest.to_xml()},
-                              std::pair{"diagnostics.txt", diagnostics}}) {
+    diagnostics_file << "wikic: " << count(stats.pages, "page") << ", " << count(sink.warnings() + page_warnings, "warning")
+                     << ", " << count(sink.errors() + page_errors, "error") << "\n";
+    diagnostics_file << "wikic: rules: " << summary << "\n";
+    diagnostics_file.close();
+    std::filesystem::rename(diagnostics_tmp, opt->out + "/diagnostics.txt", ec);
+    if (!diagnostics_file || ec) {
+      sink.error(opt->out + "/diagnostics.txt", support::nowhere, "cannot write: " + (ec ? ec.message() : "write failed"));
+      std::filesystem::remove(diagnostics_tmp, ec);
+      io_failure = true;
+    }
+    for (auto [name, text] : {std::pair{"pages.yaml", manifest.to_yaml()}, std::pair{"pages.xml", manifest.to_xml()}}) {
       std::string error;
       if (!support::write_file_atomic(opt->out + "/" + name, text, error)) {
         sink.error(error.substr(0, error.find(": ")), support::nowhere, "cannot write: " + error.substr(error.find(": ") + 2));
@@ -126,7 +143,7 @@ Runner add_compile(CLI::App& app) {
       }
     }
     std::cerr << "wikic: rules: " << summary << '\n';
-    return finish(sink, stats.pages, io_failure);
+    return finish(sink.warnings() + page_warnings, sink.errors() + page_errors, stats.pages, io_failure);
   };
 }
 

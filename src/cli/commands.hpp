@@ -26,5 +26,7 @@ Runner add_query(CLI::App& app);
 
 /// Prints the closing one-line summary and maps the diagnostics to an exit code.
 int finish(const support::DiagnosticSink& sink, std::size_t pages, bool io_failure);
+/// The same from counts, for commands that report into more than one sink.
+int finish(std::size_t warnings, std::size_t errors, std::size_t pages, bool io_failure);
 
 }  // namespace wikic::cli

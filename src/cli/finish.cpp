@@ -12,10 +12,14 @@ std::string count(std::size_t n, const char* what) {
 }  // namespace
 
 int finish(const support::DiagnosticSink& sink, std::size_t pages, bool io_failure) {
-  std::cerr << "wikic: " << count(pages, "page") << ", " << count(sink.warnings(), "warning") << ", "
-            << count(sink.errors(), "error") << '\n';
+  return finish(sink.warnings(), sink.errors(), pages, io_failure);
+}
+
+int finish(std::size_t warnings, std::size_t errors, std::size_t pages, bool io_failure) {
+  std::cerr << "wikic: " << count(pages, "page") << ", " << count(warnings, "warning") << ", " << count(errors, "error")
+            << '\n';
   if (io_failure) return Exit::usage_or_io;
-  return sink.errors() > 0 ? Exit::input_errors : Exit::ok;
+  return errors > 0 ? Exit::input_errors : Exit::ok;
 }
 
 }  // namespace wikic::cli

@@ -3,6 +3,7 @@
 // XML (pugixml: objects are elements, arrays repeat a singular element name).
 #include "emit/rules_writer.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <ostream>
@@ -263,9 +264,15 @@ void write_xml(const Json& j, pugi::xml_node node, const std::string& key) {
     for (const auto& v : j) write_xml(v, node.append_child(item.c_str()), item);
   } else if (j.is_string()) {
     // XML 1.0 cannot carry most control characters; they never belong in rule text.
-    std::string t = j.get<std::string>();
-    std::erase_if(t, [](char c) { return (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') || c == 0x7f; });
-    node.text().set(t.c_str());
+    auto unwanted = [](char c) { return (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') || c == 0x7f; };
+    const std::string& text = j.get_ref<const std::string&>();
+    if (std::none_of(text.begin(), text.end(), unwanted)) {
+      node.text().set(text.c_str(), text.size());
+    } else {
+      std::string t = text;
+      std::erase_if(t, unwanted);
+      node.text().set(t.c_str(), t.size());
+    }
   } else if (j.is_boolean()) {
     node.text().set(j.get<bool>() ? "true" : "false");
   } else {

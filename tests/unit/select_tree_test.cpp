@@ -34,10 +34,10 @@ struct Projected {
   std::vector<std::string> diagnostics;
 };
 
-Projected project(const std::string& text, Selection s) {
+Projected project(const std::string& text, Selection s, TreeOptions options = {}) {
   DiagnosticSink sink;
   wikic::parse::Document doc = wikic::parse::parse_document(text, sink, {});
-  TreeConditions c = tree_conditions(doc, "f", sink);
+  TreeConditions c = tree_conditions(doc, "f", sink, Vocabulary::builtin(), options);
   Projected out{project_text(doc, c, s), {}};
   for (const auto& d : sink.all()) out.diagnostics.push_back(d.format());
   return out;
@@ -76,7 +76,12 @@ TEST_CASE("tree lints: content that can never be shown, with position") {
   CHECK(p.diagnostics[0] ==
         "f:7:37: warning: content can never be shown: 'showC2' (C2) contradicts the enclosing condition "
         "C1 & Circus & !Acrobats");
-  auto r = project("<span class=\"showC1\"><span class=\"showC1\">followers</span></span>\n", Selection{});
+  // Repeating the enclosing condition is reported only when asked for (--lint redundant).
+  const std::string repeated = "<span class=\"showC1\"><span class=\"showC1\">followers</span></span>\n";
+  CHECK(project(repeated, Selection{}).diagnostics.empty());
+  TreeOptions redundant;
+  redundant.lint_redundant = true;
+  auto r = project(repeated, Selection{}, redundant);
   REQUIRE(r.diagnostics.size() == 1);
   CHECK(r.diagnostics[0] == "f:1:22: warning: class 'showC1' repeats a condition already implied by the enclosing C1");
 }

@@ -11,9 +11,9 @@ namespace x3 = boost::spirit::x3;
 
 /// One scoring expression as written.
 struct PointsExpression {
-  /// "add" (+n, -n, +quantity), "multiply" (×n, xn), "fraction" (n/m), "fixed" (n).
+  /// "add" (+n, -n, +quantity, -quantity), "multiply" (×n, xn), "fraction" (n/m), "fixed" (n).
   std::string op;
-  double value = 0;
+  double value = 0;  ///< with a quantity: 0 when it is added, -1 when it is subtracted
   double denominator = 1;
   std::string quantity;  ///< a named amount: "number on bathhouse"
   std::string per;       ///< "tile", "ghost added to player's …" (after '/', "per", "for each")

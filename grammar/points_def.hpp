@@ -18,6 +18,7 @@ const auto number = x3::double_;
 const auto set_op = [](const char* op) { return [op](auto& ctx) { x3::_val(ctx).op = op; }; };
 const auto set_value = [](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); };
 const auto negate_value = [](auto& ctx) { x3::_val(ctx).value = -x3::_attr(ctx); };
+const auto set_negative = [](auto& ctx) { x3::_val(ctx).value = -1; };
 const auto set_denominator = [](auto& ctx) { x3::_val(ctx).denominator = x3::_attr(ctx); };
 const auto set_quantity = [](auto& ctx) {
   auto& r = x3::_attr(ctx);
@@ -39,7 +40,9 @@ const auto signed_amount =
     ((x3::lit('+') >> blank >> number[set_value][set_op("add")]) |
      (minus >> blank >> number[negate_value][set_op("add")]) |
      (times >> blank >> number[set_value][set_op("multiply")]) |
-     (x3::lit('+') >> blank >> quantity[set_quantity][set_op("add")])) >>
+     (x3::lit('+') >> blank >> quantity[set_quantity][set_op("add")]) |
+     // "(-number on bathhouse) points": the quantity is subtracted (value -1).
+     (minus >> blank >> quantity[set_quantity][set_op("add")][set_negative])) >>
     blank >> x3::lit(')');
 const auto multiplied = times >> blank >> number[set_value][set_op("multiply")];
 const auto fraction = number[set_value] >> x3::lit('/') >> number[set_denominator][set_op("fraction")];

@@ -28,8 +28,9 @@ Json points(const extract::Rule& r) {
   for (const auto& e : r.points) {
     Json p;
     p["op"] = extract::to_string(e.points.op);
-    if (e.points.quantity.empty()) p["value"] = e.points.value;
-    else p["quantity"] = e.points.quantity;
+    // A named quantity has no value, unless it is subtracted: then value -1 is its factor.
+    if (e.points.quantity.empty() || e.points.value < 0) p["value"] = e.points.value;
+    if (!e.points.quantity.empty()) p["quantity"] = e.points.quantity;
     if (e.points.op == extract::PointsOp::fraction) p["denominator"] = e.points.denominator;
     if (!e.points.per.empty()) p["per"] = e.points.per;
     if (!e.points.rounding.empty()) p["rounding"] = e.points.rounding;

@@ -15,7 +15,7 @@ const char* to_string(PointsOp op);
 
 struct Points {
   PointsOp op = PointsOp::fixed;
-  double value = 0;        ///< the amount (numerator of a fraction)
+  double value = 0;        ///< the amount (numerator of a fraction); -1 for a subtracted quantity
   double denominator = 1;  ///< fractions only
   std::string quantity;    ///< a named amount instead of a number ("number on bathhouse")
   std::string per;         ///< what each amount is counted for ("tile"), or ""

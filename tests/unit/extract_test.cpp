@@ -46,7 +46,22 @@ TEST_CASE("the scoring expressions named in the rule-database issue") {
   p = only("(+number on bathhouse) points / bathhouse");
   CHECK(p.op == PointsOp::add);
   CHECK(p.quantity == "number on bathhouse");
+  CHECK(p.value == 0);
   CHECK(p.per == "bathhouse");
+
+  // The seed's bathhouse row subtracts the same quantity from the other player.
+  p = only("(-number on bathhouse) points / bathhouse");
+  CHECK(p.op == PointsOp::add);
+  CHECK(p.quantity == "number on bathhouse");
+  CHECK(p.value == -1);
+  CHECK(p.per == "bathhouse");
+  p = only("(\xE2\x88\x92 number on bathhouse) points");
+  CHECK(p.quantity == "number on bathhouse");
+  CHECK(p.value == -1);
+  // A minus before a number is still a number.
+  p = only("(-3) points");
+  CHECK(p.quantity.empty());
+  CHECK(p.value == -3);
 }
 
 TEST_CASE("expressions in running text from the seed page") {

@@ -12,6 +12,8 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, 'l10n_corpus'))

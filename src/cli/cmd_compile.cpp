@@ -1,7 +1,8 @@
 // `wikic compile INPUT… --out DIR`: runs the pipeline over every page and writes the
 // outputs into DIR atomically: the page manifest (pages.yaml, pages.xml), the rule
 // database (rules.yaml, rules.xml, rules.json, streamed page by page) and every
-// diagnostic (diagnostics.txt).
+// diagnostic (diagnostics.txt); and, when the input holds translations, the translation
+// report in DIR/l10n/ (as `wikic l10n`).
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "expand/expander.hpp"
 #include "extract/rules.hpp"
 #include "ingest/input.hpp"
+#include "l10n/translations.hpp"
 #include "select/vocabulary.hpp"
 #include "support/files.hpp"
 
@@ -35,6 +37,7 @@ Runner add_compile(CLI::App& app) {
     ingest::InputOptions options;
     if (!opt->title.empty()) options.title = opt->title;
     emit::Manifest manifest;
+    l10n::Collector translations;
     emit::RulesHeader header;
     std::optional<expand::TemplateStore> store;
     auto is_template = [](const ingest::Page& page) { return page.ns == 10; };
@@ -78,6 +81,7 @@ Runner add_compile(CLI::App& app) {
     };
     auto stats = ingest::read_inputs(opt->inputs, options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
       manifest.add(site, page, sink);
+      translations.add(site, page);
       if (!store) store.emplace(site);
       if (stdin_input) {
         if (is_template(page)) store->add(page);
@@ -93,6 +97,12 @@ Runner add_compile(CLI::App& app) {
     writer->finish();
     std::string summary = writer->totals().text();
     bool io_failure = stats.io_failure;
+    std::string l10n_line;
+    if (translations.has_translations()) {
+      l10n::Report report = translations.build({}, *store, sink);
+      if (!write_l10n(report, opt->out + "/l10n", sink)) io_failure = true;
+      l10n_line = l10n_summary(report);
+    }
     for (int i = 0; i < 3; ++i) {
       std::string tmp = opt->out + "/." + rule_files[i] + ".tmp";
       streams[i].close();
@@ -110,6 +120,7 @@ Runner add_compile(CLI::App& app) {
     diagnostics += "wikic: " + count(stats.pages, "page") + ", " + count(sink.warnings(), "warning") + ", " +
                    count(sink.errors(), "error") + "\n";
     diagnostics += "wikic: rules: " + summary + "\n";
+    if (!l10n_line.empty()) diagnostics += "wikic: l10n: " + l10n_line + "\n";
     for (auto [name, text] : {std::pair{"pages.yaml", manifest.to_yaml()}, std::pair{"pages.xml", manifest.to_xml()},
                               std::pair{"diagnostics.txt", diagnostics}}) {
       std::string error;
@@ -119,6 +130,7 @@ Runner add_compile(CLI::App& app) {
       }
     }
     std::cerr << "wikic: rules: " << summary << '\n';
+    if (!l10n_line.empty()) std::cerr << "wikic: l10n: " << l10n_line << '\n';
     return finish(sink, stats.pages, io_failure);
   };
 }

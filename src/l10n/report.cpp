@@ -41,6 +41,7 @@ Json finding_json(const Finding& f) {
   j["severity"] = to_string(f.severity);
   j["page"] = f.page;
   j["lines"] = f.lines;
+  if (!f.leak_lines.empty()) j["leak_lines"] = f.leak_lines;
   j["message"] = f.message;
   return j;
 }
@@ -67,6 +68,7 @@ Json entry_json(const PageLanguage& e) {
     x["status"] = to_string(u.status);
     x["evidence"] = u.evidence;
     if (u.line) x["line"] = u.line;
+    if (u.last_line) x["last_line"] = u.last_line;
     if (u.outdated_unmarked) x["outdated_unmarked"] = true;
     units.push_back(std::move(x));
   }

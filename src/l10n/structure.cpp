@@ -129,7 +129,13 @@ std::vector<Item> bold_numbers(std::string_view text) {
     }
     std::string_view bold = text.substr(b, e - b);
     for (std::size_t i = 0; i < bold.size();) {
-      if (!std::isdigit(static_cast<unsigned char>(bold[i]))) {
+      if (bold[i] == '<') {  // tags inside bold text: `<span class="showC1">` holds no value
+        std::size_t gt = bold.find('>', i);
+        i = gt == std::string_view::npos ? bold.size() : gt + 1;
+        continue;
+      }
+      bool in_word = i > 0 && std::isalpha(static_cast<unsigned char>(bold[i - 1]));
+      if (!std::isdigit(static_cast<unsigned char>(bold[i])) || in_word) {
         ++i;
         continue;
       }
@@ -356,8 +362,21 @@ std::vector<Finding> compare_unit(const std::string& unit, std::string_view sour
     for (auto& l : lines) l += first_line;
     std::sort(lines.begin(), lines.end());
     lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
-    out.push_back({unit, std::move(kind), sev, std::move(message), page, std::move(lines)});
+    out.push_back({unit, std::move(kind), sev, std::move(message), page, std::move(lines), {}});
   };
+
+  // Tvars first: a missing one takes its value (a file, a template) with it, which is
+  // that one finding, not three.
+  std::string source_text(source);
+  for (const auto& t : tvars) {
+    bool present = tvars_as_names ? raw_translation.find("$" + t.name) != std::string_view::npos
+                                  : translation.find(t.value) != std::string_view::npos;
+    if (present) continue;
+    add("tvar-missing", Severity::error, "translation variable $" + t.name + " is missing", {0});
+    if (std::size_t at = source_text.find(t.value); at != std::string::npos && !t.value.empty())
+      source_text.erase(at, t.value.size());
+  }
+  source = source_text;
 
   if (trim(source) == trim(translation)) {
     if (has_letters(source)) add("untranslated-identical", Severity::info, "translation is identical to the source text", {0});
@@ -371,8 +390,15 @@ std::vector<Finding> compare_unit(const std::string& unit, std::string_view sour
     std::vector<Item> lost, other_removed, selector_added, other_added;
     for (auto& i : removed) (is_selector(i.key) ? lost : other_removed).push_back(i);
     for (auto& i : added) (is_selector(i.key) ? selector_added : other_added).push_back(i);
-    if (!lost.empty()) add("selector-lost", Severity::error, "selector classes missing: " + join_keys(lost), {0});
-    if (!selector_added.empty()) {
+    if (!lost.empty() && !selector_added.empty()) {
+      // One selector written in place of another: the content now shows for other readers.
+      std::vector<std::uint32_t> lines;
+      for (auto& i : selector_added) lines.push_back(i.line);
+      add("class-changed", Severity::error,
+          "selector classes changed: " + join_keys(lost) + " -> " + join_keys(selector_added), lines);
+    } else if (!lost.empty()) {
+      add("selector-lost", Severity::error, "selector classes missing: " + join_keys(lost), {0});
+    } else if (!selector_added.empty()) {
       std::vector<std::uint32_t> lines;
       for (auto& i : selector_added) lines.push_back(i.line);
       add("class-changed", Severity::warning, "selector classes added: " + join_keys(selector_added), lines);
@@ -424,29 +450,50 @@ std::vector<Finding> compare_unit(const std::string& unit, std::string_view sour
     report_set("file-changed", Severity::warning, "files", fa, fb);
     report_set("link-changed", Severity::info, "links", la, lb);
   }
-  // Tvars: Translate shows them as $name and puts the value back when it renders.
-  for (const auto& t : tvars) {
-    bool present = tvars_as_names ? raw_translation.find("$" + t.name) != std::string_view::npos
-                                  : translation.find(t.value) != std::string_view::npos;
-    if (!present) add("tvar-missing", Severity::error, "translation variable $" + t.name + " is missing", {0});
-  }
   // Markup that shapes the page.
   {
     Shape a = shape(source), b = shape(translation);
-    std::vector<std::uint32_t> lines = b.leaking;
+    std::vector<std::uint32_t> lines = b.leaking, leaks = b.leaking;
     std::vector<std::string> what;
-    bool table_differs = a.table_lines.size() != b.table_lines.size();
+    auto token = [](const Item& i) { return i.key.substr(0, i.key.find_first_of("0123456789")); };
     std::size_t n = std::min(a.table_lines.size(), b.table_lines.size());
-    for (std::size_t i = 0; i < n; ++i)
-      if (a.table_lines[i].key != b.table_lines[i].key) {
+    bool table_differs = a.table_lines.size() != b.table_lines.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (token(a.table_lines[i]) != token(b.table_lines[i])) {
         table_differs = true;
         lines.push_back(b.table_lines[i].line);
         break;
       }
+      if (a.table_lines[i].key != b.table_lines[i].key) {
+        // Same line kind, other number of `||`: cells merged or split; a lost separator
+        // leaves the rest of the line as text in the wrong cell.
+        what.push_back("cell separators differ on a table line");
+        lines.push_back(b.table_lines[i].line);
+        leaks.push_back(b.table_lines[i].line);
+      }
+    }
+    // A table opened or closed once more than in the source changes every line after it;
+    // the culprit is the translation's last `|}` (or `{|`).
+    auto balance = [&](const Shape& s, std::uint32_t* last_open, std::uint32_t* last_close) {
+      int depth = 0;
+      for (const auto& i : s.table_lines) {
+        std::string t = token(i);
+        if (t == "{|") ++depth, *last_open = i.line;
+        if (t == "|}") --depth, *last_close = i.line;
+      }
+      return depth;
+    };
+    std::uint32_t ao = 0, ac = 0, bo = 0, bc = 0;
+    int da = balance(a, &ao, &ac), db = balance(b, &bo, &bc);
+    if (da != db) {
+      what.push_back("tables opened minus closed: " + std::to_string(da) + " in the source, " + std::to_string(db) +
+                     " in the translation");
+      lines.push_back(db < da ? bc : bo);
+    }
     if (table_differs) {
       what.push_back("table lines " + std::to_string(a.table_lines.size()) + " in the source, " +
                      std::to_string(b.table_lines.size()) + " in the translation");
-      if (lines.empty() && n < b.table_lines.size()) lines.push_back(b.table_lines[n].line);
+      if (n < b.table_lines.size()) lines.push_back(b.table_lines[n].line);
     }
     if (!b.leaking.empty()) what.push_back("table markup after text on a line (shown as text)");
     if (a.braces != b.braces) what.push_back("{{ }} balance " + std::to_string(a.braces) + " in the source, " +
@@ -463,6 +510,10 @@ std::vector<Finding> compare_unit(const std::string& unit, std::string_view sour
       std::string msg = "markup broken: ";
       for (std::size_t i = 0; i < what.size(); ++i) msg += (i ? "; " : "") + what[i];
       add("markup-broken", Severity::error, msg, lines);
+      for (auto l : leaks) out.back().leak_lines.push_back(l + first_line);
+      std::sort(out.back().leak_lines.begin(), out.back().leak_lines.end());
+      out.back().leak_lines.erase(std::unique(out.back().leak_lines.begin(), out.back().leak_lines.end()),
+                                  out.back().leak_lines.end());
     }
   }
   return out;

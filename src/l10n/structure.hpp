@@ -24,6 +24,7 @@ struct Finding {
   std::string message;
   std::string page;                   ///< the page the line numbers count in
   std::vector<std::uint32_t> lines;   ///< 1-based, sorted, unique; empty when no line applies
+  std::vector<std::uint32_t> leak_lines;  ///< lines of `page` that show markup as text because of this
 };
 
 /// Compares `source` (the unit as a reader sees it in the source language) with

@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <set>
 #include <tuple>
@@ -161,7 +162,18 @@ std::vector<Slot> align(const SourcePage& src, std::string_view t, const std::ve
       }
       std::string_view lit = trim(next.literal);
       if (lit.empty()) continue;
-      if (std::size_t q = literal_start(t, lit, p); q != std::string_view::npos) end = q;
+      // A short literal ("|}") may occur in the unit itself: skip as many occurrences as
+      // the source unit holds, since a translation keeps the unit's markup.
+      std::size_t own = 0;
+      const std::string& unit_text = src.units[piece.unit].rendered;
+      for (std::size_t k = unit_text.find(lit); k != std::string::npos; k = unit_text.find(lit, k + lit.size())) ++own;
+      std::size_t q = literal_start(t, lit, p);
+      for (std::size_t skip = 0; skip < own && q != std::string_view::npos; ++skip) {
+        std::size_t later = t.find(lit, q + lit.size());
+        if (later == std::string_view::npos) break;
+        q = later;
+      }
+      if (q != std::string_view::npos) end = q;
       break;
     }
     if (blank_ends) {
@@ -226,12 +238,20 @@ std::string assemble(const SourcePage& src, const std::vector<UnitState>& states
   return out;
 }
 
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+/// A rule's scoring by what does not depend on the language: the operations, amounts and
+/// conditions, as a set (an edition's wording may repeat an amount the other states once).
+/// Words are left out: `per` and `quantity` are the language's, and rounding is read from
+/// English words ("rounded up") the grammar does not know in other languages.
 std::string points_text(const extract::Rule& r) {
   if (r.points_unparsed) return "unparsed";
-  std::string out;
+  std::set<std::string> entries;
   for (const auto& e : r.points) {
-    // The operation and the amounts only: `per` and `quantity` are words, and words differ
-    // between languages.
     char buf[64];
     if (e.points.op == extract::PointsOp::fraction)
       std::snprintf(buf, sizeof buf, "%s %g/%g", extract::to_string(e.points.op), e.points.value, e.points.denominator);
@@ -239,17 +259,9 @@ std::string points_text(const extract::Rule& r) {
       std::snprintf(buf, sizeof buf, "%s quantity", extract::to_string(e.points.op));
     else
       std::snprintf(buf, sizeof buf, "%s %g", extract::to_string(e.points.op), e.points.value);
-    out += (out.empty() ? "" : "; ") + std::string(buf);
-    if (!e.points.rounding.empty()) out += " rounded " + e.points.rounding;
-    if (e.when != "true") out += " when " + e.when;
+    entries.insert(std::string(buf) + (e.when != "true" ? " when " + e.when : ""));
   }
-  return out.empty() ? "none" : out;
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
+  return entries.empty() ? "none" : join(std::vector<std::string>(entries.begin(), entries.end()));
 }
 
 /// A rule's notes by what does not depend on the language: how many, under which conditions.
@@ -260,17 +272,19 @@ std::string notes_text(const extract::Rule& r) {
   return std::to_string(r.notes.size()) + " notes" + (whens.empty() ? "" : ": " + join(whens));
 }
 
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || (static_cast<unsigned char>(c) & 0x80); }
+
 /// A description as one line for every edition: where the C1 and C2 wordings differ the
-/// parts are joined with '/' ("Road (thief/highwayman)"), as the wiki's readers name rules.
+/// differing words are joined with '/' ("Road (thief/highwayman)"), as readers name rules.
 std::string merged_description(const extract::Variants& v) {
   if (v.uniform || v.c1.empty() || v.c2.empty() || v.c1 == v.c2) return v.text;
   const std::string &a = v.c1, &b = v.c2;
   std::size_t pre = 0;
   while (pre < a.size() && pre < b.size() && a[pre] == b[pre]) ++pre;
-  while (pre > 0 && (static_cast<unsigned char>(a[pre]) & 0xC0) == 0x80) --pre;  // whole characters
+  while (pre > 0 && word_char(a[pre - 1])) --pre;  // whole words
   std::size_t suf = 0;
   while (suf < a.size() - pre && suf < b.size() - pre && a[a.size() - 1 - suf] == b[b.size() - 1 - suf]) ++suf;
-  while (suf > 0 && (static_cast<unsigned char>(a[a.size() - suf]) & 0xC0) == 0x80) --suf;
+  while (suf > 0 && word_char(a[a.size() - suf])) --suf;
   return a.substr(0, pre) + a.substr(pre, a.size() - pre - suf) + "/" + b.substr(pre, b.size() - pre - suf) +
          a.substr(a.size() - suf);
 }
@@ -281,70 +295,98 @@ std::string_view id_rest(std::string_view id) {
   return slash == std::string_view::npos ? id : id.substr(slash + 1);
 }
 
-/// Compares rules by id first; ids name the description, which a translation changes,
-/// so the rest are paired in page order by what words do not change: kind, parent
-/// (matched), and the templates referred to (Feature:…, Figure:…), using the longest
-/// common subsequence so one missing rule does not shift every later pair.
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+/// Longest common subsequence of a[ra] and b[rb] under `same`, pairs appended in order.
+template <class Same>
+void lcs_pairs(const std::vector<std::size_t>& ra, const std::vector<std::size_t>& rb, Same same,
+               std::vector<std::pair<std::size_t, std::size_t>>& out) {
+  if (ra.empty() || rb.empty() || ra.size() * rb.size() > 4'000'000) return;
+  std::vector<std::vector<std::uint32_t>> L(ra.size() + 1, std::vector<std::uint32_t>(rb.size() + 1, 0));
+  for (std::size_t i = ra.size(); i-- > 0;)
+    for (std::size_t j = rb.size(); j-- > 0;)
+      L[i][j] = same(ra[i], rb[j]) ? L[i + 1][j + 1] + 1 : std::max(L[i + 1][j], L[i][j + 1]);
+  std::size_t i = 0, j = 0;
+  while (i < ra.size() && j < rb.size()) {
+    if (same(ra[i], rb[j]) && L[i][j] == L[i + 1][j + 1] + 1) {
+      out.emplace_back(ra[i], rb[j]);
+      ++i, ++j;
+    } else if (L[i + 1][j] >= L[i][j + 1]) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+}
+
+/// Pairs the source's rules with the translation's. Ids name the description, which a
+/// translation changes, so after the id (without the page part) the pairing is by what
+/// words do not change, in page order: first rules equal in kind, nesting, condition and
+/// scoring (the same rule, translated), then, between two such pairs, rules equal in kind
+/// and nesting only (the same row with its condition or points changed). Whatever stays
+/// unpaired is missing from, or extra in, the translation.
 std::vector<RuleDifference> compare_rules(const extract::PageRules& a, const extract::PageRules& b,
                                           const std::string& lang) {
   std::vector<RuleDifference> out;
-  std::vector<std::size_t> match_a(a.rules.size(), static_cast<std::size_t>(-1));
-  std::vector<std::size_t> match_b(b.rules.size(), static_cast<std::size_t>(-1));
+  std::vector<std::size_t> match_a(a.rules.size(), kNone), match_b(b.rules.size(), kNone);
   std::vector<std::string> how(a.rules.size());
   std::map<std::string_view, std::size_t> by_rest;
   for (std::size_t j = 0; j < b.rules.size(); ++j) by_rest.emplace(id_rest(b.rules[j].id), j);
   for (std::size_t i = 0; i < a.rules.size(); ++i)
-    if (auto it = by_rest.find(id_rest(a.rules[i].id)); it != by_rest.end() && match_b[it->second] == static_cast<std::size_t>(-1)) {
+    if (auto it = by_rest.find(id_rest(a.rules[i].id)); it != by_rest.end() && match_b[it->second] == kNone) {
       match_a[i] = it->second;
       match_b[it->second] = i;
       how[i] = "id";
     }
-  auto key = [](const extract::Rule& r) {
-    std::string k = r.kind + "|" + (r.parent.empty() ? "top" : "sub");
-    for (const auto& ref : r.references) k += "|" + ref;
-    return k;
+  auto shape_key = [](const extract::Rule& r) { return r.kind + "|" + (r.parent.empty() ? "top" : "sub"); };
+  auto full_key = [&](const extract::Rule& r) { return shape_key(r) + "|" + r.when + "|" + points_text(r); };
+  std::vector<std::string> ka(a.rules.size()), kb(b.rules.size()), sa(a.rules.size()), sb(b.rules.size());
+  for (std::size_t i = 0; i < a.rules.size(); ++i) ka[i] = full_key(a.rules[i]), sa[i] = shape_key(a.rules[i]);
+  for (std::size_t j = 0; j < b.rules.size(); ++j) kb[j] = full_key(b.rules[j]), sb[j] = shape_key(b.rules[j]);
+  auto unmatched = [](const std::vector<std::size_t>& m, std::size_t from, std::size_t to) {
+    std::vector<std::size_t> r;
+    for (std::size_t i = from; i < to; ++i)
+      if (m[i] == kNone) r.push_back(i);
+    return r;
   };
-  std::vector<std::size_t> ra, rb;
+  std::vector<std::pair<std::size_t, std::size_t>> strict;
+  lcs_pairs(unmatched(match_a, 0, a.rules.size()), unmatched(match_b, 0, b.rules.size()),
+            [&](std::size_t i, std::size_t j) { return ka[i] == kb[j]; }, strict);
+  for (auto [i, j] : strict) match_a[i] = j, match_b[j] = i, how[i] = "position";
+  // The gaps between consecutive pairs (in source order, whatever paired them).
+  std::vector<std::pair<std::size_t, std::size_t>> anchors;
   for (std::size_t i = 0; i < a.rules.size(); ++i)
-    if (match_a[i] == static_cast<std::size_t>(-1)) ra.push_back(i);
-  for (std::size_t j = 0; j < b.rules.size(); ++j)
-    if (match_b[j] == static_cast<std::size_t>(-1)) rb.push_back(j);
-  if (!ra.empty() && !rb.empty() && ra.size() * rb.size() <= 4'000'000) {
-    std::vector<std::vector<std::uint32_t>> L(ra.size() + 1, std::vector<std::uint32_t>(rb.size() + 1, 0));
-    for (std::size_t i = ra.size(); i-- > 0;)
-      for (std::size_t j = rb.size(); j-- > 0;)
-        L[i][j] = key(a.rules[ra[i]]) == key(b.rules[rb[j]]) ? L[i + 1][j + 1] + 1 : std::max(L[i + 1][j], L[i][j + 1]);
-    std::size_t i = 0, j = 0;
-    while (i < ra.size() && j < rb.size()) {
-      if (key(a.rules[ra[i]]) == key(b.rules[rb[j]])) {
-        match_a[ra[i]] = rb[j];
-        match_b[rb[j]] = ra[i];
-        how[ra[i]] = "position";
-        ++i, ++j;
-      } else if (L[i + 1][j] >= L[i][j + 1]) {
-        ++i;
-      } else {
-        ++j;
-      }
+    if (match_a[i] != kNone) anchors.emplace_back(i, match_a[i]);
+  anchors.emplace_back(a.rules.size(), b.rules.size());
+  std::size_t ai = 0, bj = 0;
+  for (auto [na, nb] : anchors) {
+    if (nb >= bj) {
+      std::vector<std::pair<std::size_t, std::size_t>> loose;
+      lcs_pairs(unmatched(match_a, ai, na), unmatched(match_b, bj, nb),
+                [&](std::size_t i, std::size_t j) { return sa[i] == sb[j]; }, loose);
+      for (auto [i, j] : loose) match_a[i] = j, match_b[j] = i, how[i] = "position";
+      bj = nb + 1;
     }
+    ai = na + 1;
   }
   for (std::size_t i = 0; i < a.rules.size(); ++i) {
     const auto& r = a.rules[i];
-    if (match_a[i] == static_cast<std::size_t>(-1)) {
-      out.push_back({"missing-in-" + lang, r.id, merged_description(r.description), "", "", "", ""});
+    std::string d = merged_description(r.description);
+    if (match_a[i] == kNone) {
+      out.push_back({"missing-in-" + lang, r.id, d, "", "", "", ""});
       continue;
     }
     const auto& t = b.rules[match_a[i]];
-    if (r.when != t.when) out.push_back({"when-different", r.id, merged_description(r.description), r.when, t.when, t.id, how[i]});
+    if (r.when != t.when) out.push_back({"when-different", r.id, d, r.when, t.when, t.id, how[i]});
     std::string pa = points_text(r), pb = points_text(t);
-    if (pa != pb) out.push_back({"points-different", r.id, merged_description(r.description), pa, pb, t.id, how[i]});
+    if (pa != pb) out.push_back({"points-different", r.id, d, pa, pb, t.id, how[i]});
     std::string na = notes_text(r), nb = notes_text(t);
-    if (na != nb) out.push_back({"notes-different", r.id, merged_description(r.description), na, nb, t.id, how[i]});
+    if (na != nb) out.push_back({"notes-different", r.id, d, na, nb, t.id, how[i]});
     std::string ta = join(r.triggers), tb = join(t.triggers);
-    if (ta != tb) out.push_back({"triggers-different", r.id, merged_description(r.description), ta, tb, t.id, how[i]});
+    if (ta != tb) out.push_back({"triggers-different", r.id, d, ta, tb, t.id, how[i]});
   }
   for (std::size_t j = 0; j < b.rules.size(); ++j)
-    if (match_b[j] == static_cast<std::size_t>(-1))
+    if (match_b[j] == kNone)
       out.push_back({"extra-in-" + lang, b.rules[j].id, merged_description(b.rules[j].description), "", "", b.rules[j].id, ""});
   return out;
 }
@@ -448,6 +490,7 @@ Report Collector::build(const Options& options, expand::TemplateStore& store, su
           slot_offset = slots[i].begin;
           wrapped = strip_fuzzy_wrapper(slot_text, slot_offset);
           st.line = tp_lines.position(slot_offset).line;
+          st.last_line = tp_lines.position(slot_offset + (slot_text.empty() ? 0 : slot_text.size() - 1)).line;
         }
         bool unit_page_fuzzy = false;
         if (up) {
@@ -479,7 +522,7 @@ Report Collector::build(const Options& options, expand::TemplateStore& store, su
               st.outdated_unmarked = true;
               Finding f{u.id, "outdated-unmarked", Severity::warning,
                         "the source of this unit changed since the previous run, and the translation is not marked !!FUZZY!!",
-                        tp ? tp->title : (up ? up->title : sp->title), {}};
+                        tp ? tp->title : (up ? up->title : sp->title), {}, {}};
               if (st.line) f.lines.push_back(st.line);
               entry.findings.push_back(std::move(f));
             }
@@ -498,7 +541,11 @@ Report Collector::build(const Options& options, expand::TemplateStore& store, su
             std::string rendered = substitute_tvars(st.translation, u.tvars);
             found = compare_unit(u.id, u.rendered, rendered, st.translation, u.tvars, true, up->title, 1);
           }
-          for (auto& f : found) entry.findings.push_back(std::move(f));
+          for (auto& f : found) {
+            if (tp && f.page == tp->title)
+              entry.leak_lines.insert(entry.leak_lines.end(), f.leak_lines.begin(), f.leak_lines.end());
+            entry.findings.push_back(std::move(f));
+          }
         }
         switch (st.status) {
           case Status::translated: ++entry.counts.translated; break;
@@ -510,6 +557,8 @@ Report Collector::build(const Options& options, expand::TemplateStore& store, su
         state_of[i] = entry.units.size();
         entry.units.push_back(std::move(st));
       }
+      std::sort(entry.leak_lines.begin(), entry.leak_lines.end());
+      entry.leak_lines.erase(std::unique(entry.leak_lines.begin(), entry.leak_lines.end()), entry.leak_lines.end());
       // Markers are the source page's business but every language suffers from them.
       for (const auto& f : summary.findings)
         if (f.kind == "marker-duplicated" || f.kind == "marker-missing") entry.findings.push_back(f);

@@ -27,6 +27,7 @@ struct UnitState {
   std::string evidence;  ///< "units", "translation-page", "both" or "none"
   std::string translation;  ///< the unit's text in the language (fuzzy mark and wrapper removed), "" if none
   std::uint32_t line = 0;   ///< where the unit's text starts in the translation page (0: not there)
+  std::uint32_t last_line = 0;  ///< and where it ends
   bool outdated_unmarked = false;  ///< the source changed since --previous and nobody marked it !!FUZZY!!
 };
 

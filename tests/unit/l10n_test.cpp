@@ -295,8 +295,16 @@ TEST_CASE("structural comparison of one unit") {
   CHECK(kinds(compare_unit("1", "See [[Inns]].", "Voir [[Cathedrals]].", "", {}, false, "P/fr", 1)) == "link-changed(info) ");
   CHECK(kinds(compare_unit("1", "Same text", "Same text", "", {}, false, "P/fr", 1)) == "untranslated-identical(info) ");
   std::vector<Tvar> tv{{"x", "{{X}}", false}};
-  CHECK(kinds(compare_unit("1", "a {{X}}", "b", "b", tv, true, "P/fr", 1)) ==
-        "template-changed(warning) tvar-missing(error) ");
+  // The missing tvar's template is that one finding, not a template change too.
+  CHECK(kinds(compare_unit("1", "a {{X}}", "b", "b", tv, true, "P/fr", 1)) == "tvar-missing(error) ");
+  CHECK(kinds(compare_unit("1", "<span class=\"showGermanCathedrals\">x</span>", "<span class=\"showCathedrals\">y</span>", "",
+                           {}, false, "P/fr", 1)) == "class-changed(error) ");
+  CHECK(kinds(compare_unit("1", "'''<span class=\"showC1\">ferries</span>'''", "'''<span class=\"showC1\">bacs</span>'''", "",
+                           {}, false, "P/fr", 1)) == "");
+  auto cells = compare_unit("1", "{|\n| a || '''1'''\n|}", "{|\n| a | '''1'''\n|}", "", {}, false, "P/fr", 10);
+  REQUIRE(cells.size() == 1);
+  CHECK(cells[0].lines == std::vector<std::uint32_t>{11});
+  CHECK(cells[0].leak_lines == std::vector<std::uint32_t>{11});
   auto broken = compare_unit("7", "{|\n|-\n| a\n|}", "{|\n| a |-\n|}", "", {}, false, "P/fr", 40);
   REQUIRE(broken.size() == 1);
   CHECK(broken[0].kind == "markup-broken");

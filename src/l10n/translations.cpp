@@ -216,13 +216,16 @@ bool strip_fuzzy_wrapper(std::string_view& text, std::size_t& offset) {
 
 /// The page FuzzyBot would write from the unit pages: the template with each unit
 /// translated, wrapped when fuzzy, in the source language when untranslated.
-std::string assemble(const SourcePage& src, const std::vector<UnitState>& states, const std::vector<std::size_t>& state_of) {
+std::string assemble(const SourcePage& src, const std::vector<UnitState>& states, const std::vector<std::size_t>& state_of,
+                     const std::vector<bool>& in_group) {
   std::string out;
   for (const auto& piece : src.pieces) {
     if (!piece.is_unit) {
       out += piece.literal;
       continue;
     }
+    // FuzzyBot writes from the marked version: units not marked yet are not there.
+    if (!in_group[piece.unit]) continue;
     const TranslationUnit& u = src.units[piece.unit];
     std::size_t s = state_of[piece.unit];
     if (s == static_cast<std::size_t>(-1) || states[s].status == Status::untranslated) {
@@ -262,6 +265,38 @@ std::string points_text(const extract::Rule& r) {
     entries.insert(std::string(buf) + (e.when != "true" ? " when " + e.when : ""));
   }
   return entries.empty() ? "none" : join(std::vector<std::string>(entries.begin(), entries.end()));
+}
+
+/// The numbers of a rule's rules text ("1", "1/2", "-2"), sorted: what stays when the
+/// points grammar (English words) cannot read a translation.
+std::string numbers_text(const extract::Rule& r) {
+  const std::string& s = r.rules.text;
+  std::vector<std::string> nums;
+  for (std::size_t i = 0; i < s.size();) {
+    bool in_word = i > 0 && std::isalpha(static_cast<unsigned char>(s[i - 1]));
+    if (!std::isdigit(static_cast<unsigned char>(s[i])) || in_word) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) ||
+                            ((s[j] == '/' || s[j] == '.' || s[j] == ',') && j + 1 < s.size() &&
+                             std::isdigit(static_cast<unsigned char>(s[j + 1])))))
+      ++j;
+    std::string n = s.substr(i, j - i);
+    std::replace(n.begin(), n.end(), ',', '.');
+    nums.push_back(n);
+    i = j;
+  }
+  std::sort(nums.begin(), nums.end());
+  return nums.empty() ? "no numbers" : "numbers " + join(nums);
+}
+
+/// Scoring compared across languages: the parsed expressions when both sides have them,
+/// else the numbers of both texts.
+std::pair<std::string, std::string> scoring_pair(const extract::Rule& a, const extract::Rule& b) {
+  if (a.points_unparsed || b.points_unparsed) return {numbers_text(a), numbers_text(b)};
+  return {points_text(a), points_text(b)};
 }
 
 /// A rule's notes by what does not depend on the language: how many, under which conditions.
@@ -339,7 +374,7 @@ std::vector<RuleDifference> compare_rules(const extract::PageRules& a, const ext
       how[i] = "id";
     }
   auto shape_key = [](const extract::Rule& r) { return r.kind + "|" + (r.parent.empty() ? "top" : "sub"); };
-  auto full_key = [&](const extract::Rule& r) { return shape_key(r) + "|" + r.when + "|" + points_text(r); };
+  auto full_key = [&](const extract::Rule& r) { return shape_key(r) + "|" + r.when + "|" + numbers_text(r); };
   std::vector<std::string> ka(a.rules.size()), kb(b.rules.size()), sa(a.rules.size()), sb(b.rules.size());
   for (std::size_t i = 0; i < a.rules.size(); ++i) ka[i] = full_key(a.rules[i]), sa[i] = shape_key(a.rules[i]);
   for (std::size_t j = 0; j < b.rules.size(); ++j) kb[j] = full_key(b.rules[j]), sb[j] = shape_key(b.rules[j]);
@@ -349,6 +384,25 @@ std::vector<RuleDifference> compare_rules(const extract::PageRules& a, const ext
       if (m[i] == kNone) r.push_back(i);
     return r;
   };
+  // A description left in English (an untranslated unit) names the same rule; repeated
+  // ones (the same wonder tile in the road and the city block) pair in page order when
+  // both sides have as many.
+  {
+    std::map<std::string, std::vector<std::size_t>> da, db;
+    for (std::size_t i = 0; i < a.rules.size(); ++i)
+      if (match_a[i] == kNone) da[merged_description(a.rules[i].description)].push_back(i);
+    for (std::size_t j = 0; j < b.rules.size(); ++j)
+      if (match_b[j] == kNone) db[merged_description(b.rules[j].description)].push_back(j);
+    for (const auto& [d, is] : da) {
+      auto it = db.find(d);
+      if (d.empty() || it == db.end() || is.size() != it->second.size()) continue;
+      for (std::size_t k = 0; k < is.size(); ++k) {
+        match_a[is[k]] = it->second[k];
+        match_b[it->second[k]] = is[k];
+        how[is[k]] = "description";
+      }
+    }
+  }
   std::vector<std::pair<std::size_t, std::size_t>> strict;
   lcs_pairs(unmatched(match_a, 0, a.rules.size()), unmatched(match_b, 0, b.rules.size()),
             [&](std::size_t i, std::size_t j) { return ka[i] == kb[j]; }, strict);
@@ -378,7 +432,7 @@ std::vector<RuleDifference> compare_rules(const extract::PageRules& a, const ext
     }
     const auto& t = b.rules[match_a[i]];
     if (r.when != t.when) out.push_back({"when-different", r.id, d, r.when, t.when, t.id, how[i]});
-    std::string pa = points_text(r), pb = points_text(t);
+    auto [pa, pb] = scoring_pair(r, t);
     if (pa != pb) out.push_back({"points-different", r.id, d, pa, pb, t.id, how[i]});
     std::string na = notes_text(r), nb = notes_text(t);
     if (na != nb) out.push_back({"notes-different", r.id, d, na, nb, t.id, how[i]});
@@ -574,7 +628,7 @@ Report Collector::build(const Options& options, expand::TemplateStore& store, su
           translated = *sp;
           translated.title = sp->title + "/" + lang;
           translated.language = lang;
-          translated.revision.text = assemble(src, entry.units, state_of);
+          translated.revision.text = assemble(src, entry.units, state_of, in_group);
           entry.rules_from = "units";
         }
         extract::PageRules rules = extract::extract_page(translated, store, quiet);

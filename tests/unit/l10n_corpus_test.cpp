@@ -11,6 +11,8 @@
 #include <map>
 #include <set>
 
+#include "ingest/input.hpp"
+#include "l10n/source_page.hpp"
 #include "util/run.hpp"
 
 using wikic::test::run_wikic;
@@ -70,6 +72,47 @@ const char* const kFixtures[] = {"scoring-after-the-game", "turn-sequence-multil
 
 }  // namespace
 
+TEST_CASE("the source pages split into the hand-counted units, inline and heading units, tvars") {
+  for (const char* fixture : kFixtures) {
+    const Run& r = run(fixture);
+    std::map<std::string, std::string> texts;
+    wikic::support::DiagnosticSink quiet;
+    wikic::ingest::read_inputs({source_path(r.expected["fixture"].as<std::string>())}, {}, quiet,
+                               [&](const wikic::ingest::SiteInfo&, wikic::ingest::Page&& p) {
+                                 texts[p.title] = p.revision.text;
+                               });
+    for (const auto& page : r.expected["pages"]) {
+      std::string title = page["page"].as<std::string>();
+      INFO(fixture << " " << title);
+      REQUIRE(texts.count(title));
+      auto src = wikic::l10n::parse_source_page(title, texts[title], "f", quiet);
+      std::vector<std::string> units, inline_units, heading_units;
+      std::set<std::string> seen;
+      for (const auto& u : src.units) {
+        if (u.is_title || u.id.empty() || !seen.insert(u.id).second) continue;
+        units.push_back(u.id);
+        if (u.inline_unit) inline_units.push_back(u.id);
+        if (u.heading_marker) heading_units.push_back(u.id);
+      }
+      CHECK(units == strings(page["units"]));
+      CHECK(inline_units == strings(page["inline_units"]));
+      CHECK(heading_units == strings(page["heading_units"]));
+      for (const auto& t : page["tvars"]) {
+        std::string id = t.first.as<std::string>();
+        INFO("unit " << id);
+        auto at = src.find(id);
+        REQUIRE(at != static_cast<std::size_t>(-1));
+        REQUIRE(src.units[at].tvars.size() == 1);
+        const auto& tvar = src.units[at].tvars[0];
+        CHECK(tvar.name == t.second["name"].as<std::string>());
+        CHECK(tvar.old_syntax == (t.second["syntax"].as<std::string>() == "old"));
+        CHECK(tvar.value == t.second["value"].as<std::string>());
+        CHECK(src.units[at].definition.find("$" + tvar.name) != std::string::npos);
+      }
+    }
+  }
+}
+
 TEST_CASE("completeness per page and language equals the hand count") {
   for (const char* fixture : kFixtures) {
     const Run& r = run(fixture);
@@ -128,13 +171,12 @@ TEST_CASE("the source page's marker problems are reported with their lines") {
       std::string title = page["page"].as<std::string>();
       INFO(fixture << " " << title);
       std::vector<std::string> want, got;
-      for (const char* kind : {"duplicated", "missing"})
-        for (const auto& m : page["markers"][kind]) {
-          std::string lines;
-          for (int l : ints(m["lines"])) lines += " " + std::to_string(l);
-          want.push_back((m["unit"] ? m["unit"].as<std::string>() : std::string()) + " " + m["kind"].as<std::string>() +
-                         lines);
-        }
+      for (const auto& m : page["findings"]) {
+        std::string lines;
+        for (int l : ints(m["lines"])) lines += " " + std::to_string(l);
+        want.push_back((m["unit"] && !m["unit"].IsNull() ? m["unit"].as<std::string>() : std::string()) + " " +
+                       m["kind"].as<std::string>() + lines);
+      }
       for (const auto& s : r.summary["sources"])
         if (s["page"].as<std::string>() == title)
           for (const auto& f : s["findings"]) {

@@ -1,7 +1,8 @@
 // `wikic compile INPUT… --out DIR`: runs the pipeline over every page and writes the
 // outputs into DIR atomically: the page manifest (pages.yaml, pages.xml), the rule
 // database (rules.yaml, rules.xml, rules.json, streamed page by page) and every
-// diagnostic (diagnostics.txt).
+// diagnostic (diagnostics.txt); and, when the input holds translations, the translation
+// report in DIR/l10n/ (as `wikic l10n`).
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "emit/manifest.hpp"
 #include "emit/rules_writer.hpp"
 #include "ingest/input.hpp"
+#include "l10n/translations.hpp"
 #include "select/vocabulary.hpp"
 #include "support/files.hpp"
 
@@ -48,6 +50,7 @@ Runner add_compile(CLI::App& app) {
     ingest::InputOptions options;
     if (!opt->title.empty()) options.title = opt->title;
     emit::Manifest manifest;
+    l10n::Collector translations;
     emit::RulesHeader header;
     std::optional<expand::TemplateStore> store;
     auto is_template = [](const ingest::Page& page) { return page.ns == 10; };
@@ -89,7 +92,9 @@ Runner add_compile(CLI::App& app) {
     PipelineOptions pipeline_options;
     pipeline_options.lint_redundant = !opt->lints.empty();
     auto extract = [&](ingest::Page& page) {
-      if (is_template(page) || !page.redirect.empty()) return;
+      // Unit pages (Translate's namespace 1198) are fragments of a page, not pages: their
+      // rules are the translation page's, which `wikic l10n` compares.
+      if (is_template(page) || !page.redirect.empty() || page.ns == l10n::kTranslationsNamespace) return;
       if (!writer) writer.emplace(streams[0], streams[1], streams[2], header);
       support::DiagnosticSink page_sink(record);
       writer->page(Pipeline(*store, page_sink, pipeline_options).compile(page));
@@ -98,6 +103,7 @@ Runner add_compile(CLI::App& app) {
     };
     auto stats = ingest::read_inputs(opt->inputs, options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
       manifest.add(site, page, sink);
+      translations.add(site, page);
       if (!store) store.emplace(site);
       if (stdin_input) {
         if (is_template(page)) store->add(page);
@@ -113,6 +119,17 @@ Runner add_compile(CLI::App& app) {
     writer->finish();
     std::string summary = writer->totals().text();
     bool io_failure = stats.io_failure;
+    std::string l10n_line;
+    if (translations.has_translations()) {
+      // The comparison compiles each source and translated page again; their own
+      // warnings were reported above (or belong to pages built from units), so they are
+      // not repeated here.
+      support::DiagnosticSink quiet;
+      Pipeline pipeline(*store, quiet, pipeline_options);
+      l10n::Report report = translations.build({}, [&](ingest::Page& page) { return pipeline.compile(page); }, sink);
+      if (!write_l10n(report, opt->out + "/l10n", sink)) io_failure = true;
+      l10n_line = l10n_summary(report);
+    }
     for (int i = 0; i < 3; ++i) {
       std::string tmp = opt->out + "/." + rule_files[i] + ".tmp";
       streams[i].close();
@@ -128,6 +145,7 @@ Runner add_compile(CLI::App& app) {
     diagnostics_file << "wikic: " << count(stats.pages, "page") << ", " << count(sink.warnings() + page_warnings, "warning")
                      << ", " << count(sink.errors() + page_errors, "error") << "\n";
     diagnostics_file << "wikic: rules: " << summary << "\n";
+    if (!l10n_line.empty()) diagnostics_file << "wikic: l10n: " << l10n_line << "\n";
     diagnostics_file.close();
     std::filesystem::rename(diagnostics_tmp, opt->out + "/diagnostics.txt", ec);
     if (!diagnostics_file || ec) {
@@ -143,6 +161,7 @@ Runner add_compile(CLI::App& app) {
       }
     }
     std::cerr << "wikic: rules: " << summary << '\n';
+    if (!l10n_line.empty()) std::cerr << "wikic: l10n: " << l10n_line << '\n';
     return finish(sink.warnings() + page_warnings, sink.errors() + page_errors, stats.pages, io_failure);
   };
 }

@@ -9,6 +9,10 @@
 
 #include "support/diagnostic.hpp"
 
+namespace wikic::l10n {
+struct Report;
+}
+
 namespace wikic::cli {
 
 /// Exit codes, documented in README.md.
@@ -23,6 +27,12 @@ Runner add_parse(CLI::App& app);
 Runner add_condition(CLI::App& app);
 Runner add_select(CLI::App& app);
 Runner add_query(CLI::App& app);
+Runner add_l10n(CLI::App& app);
+
+/// Writes the translation report into `dir` (atomically, file by file); false on failure.
+bool write_l10n(const l10n::Report& report, const std::string& dir, support::DiagnosticSink& sink);
+/// "fr 41% (5/12, 2 fuzzy), …" for the closing lines.
+std::string l10n_summary(const l10n::Report& report);
 
 /// Prints the closing one-line summary and maps the diagnostics to an exit code.
 int finish(const support::DiagnosticSink& sink, std::size_t pages, bool io_failure);

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   add(add_condition);
   add(add_select);
   add(add_query);
+  add(add_l10n);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -300,9 +300,17 @@ Shape shape(std::string_view text) {
   return s;
 }
 
+// Adjacent repeats are counted ("showC1 ×3") so a class lost on every variant of a row
+// reads as one fact, not as a list a translator has to count.
 std::string join_keys(const std::vector<Item>& items) {
   std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i.key;
+  for (std::size_t i = 0; i < items.size();) {
+    std::size_t j = i + 1;
+    while (j < items.size() && items[j].key == items[i].key) ++j;
+    out += (out.empty() ? "" : ", ") + items[i].key;
+    if (j - i > 1) out += " \u00d7" + std::to_string(j - i);
+    i = j;
+  }
   return out;
 }
 

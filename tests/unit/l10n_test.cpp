@@ -287,6 +287,11 @@ TEST_CASE("structural comparison of one unit") {
                            {}, false, "P/fr", 1)) == "class-changed(warning) ");
   CHECK(kinds(compare_unit("1", "Scores '''2''' points", "Rapporte '''3''' points", "", {}, false, "P/fr", 1)) ==
         "number-changed(error) ");
+  // A class lost from every edition variant of a row is one counted fact.
+  auto lost = compare_unit("1", "<span class=\"showC1\">a</span><span class=\"showC1\">b</span>", "<span>a</span><span>b</span>",
+                           "", {}, false, "P/fr", 1);
+  REQUIRE(lost.size() == 1);
+  CHECK(lost[0].message == "selector classes missing: showC1 \u00d72");
   CHECK(kinds(compare_unit("1", "{{Feature|Road}} [[Hans im Glück]]", "{{Figure|Road}} [[Hans im Glück/fr|HiG]]", "", {},
                            false, "P/fr", 1)) == "template-changed(warning) ");
   CHECK(kinds(compare_unit("1", "[[File:Road.png]] text", "[[Fichier:Route.png]] texte", "", {}, false, "P/fr", 1)) ==

@@ -88,16 +88,16 @@ bool is_block(const parse::Node& n) {
 // vocabulary; bounded, since a hostile page could hold millions of distinct lists.
 constexpr std::size_t kMemoEntries = 4096;
 struct SelectionMemo {
-  const Vocabulary* vocabulary = nullptr;
+  std::uint64_t vocabulary = 0;  ///< Vocabulary::serial()
   std::unordered_map<std::string, ElementSelection> clean;  ///< computed without diagnostics
   ElementSelection last;                                   ///< the latest one that had some
 };
 
 SelectionMemo& selection_memo(const Vocabulary& v) {
   thread_local SelectionMemo memo;
-  if (memo.vocabulary != &v) {
+  if (memo.vocabulary != v.serial()) {
     memo.clean.clear();
-    memo.vocabulary = &v;
+    memo.vocabulary = v.serial();
   }
   return memo;
 }

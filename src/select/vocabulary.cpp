@@ -8,6 +8,7 @@
 #include "select/vocabulary.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <stdexcept>
 #include <unordered_map>
@@ -233,6 +234,8 @@ std::optional<Vocabulary> Vocabulary::from_yaml(std::string_view text, std::stri
 }
 
 void Vocabulary::finish() {
+  static std::atomic<std::uint64_t> next_serial{1};
+  serial_ = next_serial++;
   for (auto& a : atoms_) {
     // A listed name that merely ends like a suffix form (`AbbotAndGardens_Full`) has no
     // base atom of its own; its implications are listed explicitly.
@@ -325,13 +328,13 @@ std::vector<std::string> Vocabulary::closest_ids(std::string_view class_name, st
 // the term's text, so the implication closure is computed once per term and edition.
 bool Vocabulary::term_satisfiable(const Term& t, Edition e) const {
   struct Memo {
-    const Vocabulary* vocabulary = nullptr;
+    std::uint64_t vocabulary = 0;  ///< serial()
     std::unordered_map<std::string, std::uint8_t> answers;  ///< bit e: known, bit e+3: satisfiable
   };
   thread_local Memo memo;
-  if (memo.vocabulary != this || memo.answers.size() >= 8192) {
+  if (memo.vocabulary != serial_ || memo.answers.size() >= 8192) {
     memo.answers.clear();
-    memo.vocabulary = this;
+    memo.vocabulary = serial_;
   }
   std::string key;
   for (const auto& l : t) {

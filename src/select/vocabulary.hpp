@@ -2,6 +2,7 @@
 // to know what an atom means: evaluation against a reader's selection, satisfiability
 // under the edition and implication constraints, and implication between conditions.
 #pragma once
+#include <cstdint>
 #include <array>
 #include <cstddef>
 #include <map>
@@ -66,6 +67,9 @@ public:
   static std::optional<Vocabulary> from_yaml(std::string_view text, std::string& error);
 
   int version() const { return version_; }
+  /// Distinct for every loaded vocabulary (copies share it): the key of the memos that
+  /// depend on what a vocabulary says, never reused the way an address can be.
+  std::uint64_t serial() const { return serial_; }
   ClassCombination class_combination() const { return combination_; }
   void set_class_combination(ClassCombination c) { combination_ = c; }
   XorMode xor_mode() const { return xor_mode_; }
@@ -105,6 +109,7 @@ private:
   void finish();
 
   int version_ = 0;
+  std::uint64_t serial_ = 0;
   ClassCombination combination_ = ClassCombination::all;
   XorMode xor_mode_ = XorMode::exactly_one;
   Edition default_edition_ = Edition::C2;

@@ -63,13 +63,36 @@ constexpr TagInfo kTags[] = {
     {"meta", kVoid}, {"link", kVoid},
 };
 
+// kTags grouped by first letter, so a lookup compares against a handful of names
+// instead of all sixty (every `<` in a page asks).
+struct TagIndex {
+  std::uint8_t start[27] = {};
+  std::uint8_t order[std::size(kTags)] = {};
+};
+constexpr TagIndex kTagIndex = [] {
+  TagIndex index;
+  std::uint8_t count[26] = {};
+  for (const TagInfo& t : kTags) ++count[t.name[0] - 'a'];
+  for (int c = 0; c < 26; ++c) index.start[c + 1] = static_cast<std::uint8_t>(index.start[c] + count[c]);
+  std::uint8_t fill[26] = {};
+  for (std::size_t k = 0; k < std::size(kTags); ++k) {
+    int c = kTags[k].name[0] - 'a';
+    index.order[index.start[c] + fill[c]++] = static_cast<std::uint8_t>(k);
+  }
+  return index;
+}();
+
 const TagInfo* find_tag(std::string_view name) {
   if (name.empty() || name.size() > 10) return nullptr;
   char buf[10];
   for (std::size_t i = 0; i < name.size(); ++i) buf[i] = lower(name[i]);
   std::string_view n(buf, name.size());
-  for (const TagInfo& t : kTags)
-    if (t.name.size() == n.size() && t.name[0] == n[0] && t.name == n) return &t;
+  if (n[0] < 'a' || n[0] > 'z') return nullptr;
+  int c = n[0] - 'a';
+  for (int k = kTagIndex.start[c]; k < kTagIndex.start[c + 1]; ++k) {
+    const TagInfo& t = kTags[kTagIndex.order[k]];
+    if (t.name == n) return &t;
+  }
   return nullptr;
 }
 
@@ -230,6 +253,7 @@ private:
   std::vector<std::vector<Token>> token_pool_;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> pair_pool_;
   std::vector<std::uint32_t> link_opens_;
+  mutable std::size_t region_hint_ = 0;
 
   // --- diagnostics ---
 
@@ -385,8 +409,9 @@ private:
     std::string_view name = t.substr(i + 1, j - i - 1);
     if (name.empty()) return 0;
     std::string_view canon;
+    const char first = lower(name[0]);
     for (std::string_view e : kExtensionTags)
-      if (name.size() == e.size() && istarts_with(name, e)) canon = e;
+      if (name.size() == e.size() && e[0] == first && istarts_with(name, e)) canon = e;
     if (canon.empty()) return 0;
     if (j < t.size() && !(is_space(t[j]) || t[j] == '>' || t[j] == '/' || t[j] == '\n')) return 0;
     std::size_t gt = t.find('>', j);
@@ -424,11 +449,35 @@ private:
     return 0;
   }
 
-  // First region whose end is after `pos`.
+  // First region whose end is after `pos`. Scans move forward through the page, so the
+  // previous answer or the one after it is almost always right; binary search otherwise.
   std::size_t region_at_or_after(std::uint32_t pos) const {
+    const std::size_t n = regions_.size();
+    std::size_t h = region_hint_;
+    if (h <= n && (h == 0 || regions_[h - 1].end <= pos)) {
+      if (h == n || regions_[h].end > pos) return h;
+      if (h + 1 == n || regions_[h + 1].end > pos) return region_hint_ = h + 1;
+    }
     auto it = std::upper_bound(regions_.begin(), regions_.end(), pos,
                                [](std::uint32_t p, const Region& r) { return p < r.end; });
-    return static_cast<std::size_t>(it - regions_.begin());
+    return region_hint_ = static_cast<std::size_t>(it - regions_.begin());
+  }
+
+  // First occurrence of `needle` in text_[from, to), or `to`: memchr for its first byte,
+  // the rest compared in place (std::string_view::find calls memcmp at every candidate).
+  std::uint32_t find_in(std::uint32_t from, std::uint32_t to, std::string_view needle) const {
+    const char* base = text_.data();
+    const std::size_t m = needle.size();
+    while (from + m <= to) {
+      const void* hit = std::memchr(base + from, needle[0], to - from - m + 1);
+      if (!hit) return to;
+      auto h = static_cast<std::uint32_t>(static_cast<const char*>(hit) - base);
+      std::size_t k = 1;
+      while (k < m && base[h + k] == needle[k]) ++k;
+      if (k == m) return h;
+      from = h + 1;
+    }
+    return to;
   }
 
   // End of the line starting at pos: the next newline that is not inside a region.
@@ -455,9 +504,8 @@ private:
     std::size_t r = region_at_or_after(from);
     std::uint32_t i = from;
     while (i < to) {
-      std::size_t hit = text_.substr(0, to).find(needle, i);
-      if (hit == std::string_view::npos) return to;
-      auto h = static_cast<std::uint32_t>(hit);
+      std::uint32_t h = find_in(i, to, needle);
+      if (h >= to) return to;
       while (r < regions_.size() && regions_[r].end <= h) ++r;
       if (r < regions_.size() && regions_[r].begin <= h) {
         i = regions_[r].end;
@@ -691,8 +739,10 @@ private:
       std::uint32_t k = j;
       while (k < e && is_alnum(text_[k])) ++k;
       std::string_view name = text_.substr(j, k - j);
+      if (name.empty()) continue;
+      const char first = lower(name[0]);
       for (std::string_view n : kNames)
-        if (name.size() == n.size() && istarts_with(name, n)) return true;
+        if (name.size() == n.size() && n[0] == first && istarts_with(name, n)) return true;
     }
     return false;
   }
@@ -1029,9 +1079,9 @@ private:
     std::vector<std::uint32_t>& opens = link_opens_;
     opens.clear();
     // Most segments have no link at all; `]]` before the first `[[` cannot pair.
-    std::size_t first = text_.substr(0, e).find("[[", b);
-    if (first == std::string_view::npos) return;
-    b = static_cast<std::uint32_t>(first);
+    std::uint32_t first = find_in(b, e, "[[");
+    if (first >= e) return;
+    b = first;
     std::size_t r = region_at_or_after(b);
     for (std::uint32_t i = b; i + 1 < e; ++i) {
       // Only bracket bytes matter; regions are checked at those alone.
@@ -1672,8 +1722,12 @@ private:
 
 }  // namespace
 
-Document parse_document(const ParseInput& input, support::DiagnosticSink& diagnostics,
-                        const ParseOptions& options) {
+namespace {
+
+// `owned` is the page text when the caller hands it over (no copy), else empty and the
+// text is copied from input.text.
+Document parse(const ParseInput& input, std::string* owned, support::DiagnosticSink& diagnostics,
+               const ParseOptions& options) {
   Document doc;
   std::string_view text = input.text;
   // Spans are 32-bit: a page beyond 4 GiB is cut (MediaWiki's own limit is 2 MiB).
@@ -1681,8 +1735,9 @@ Document parse_document(const ParseInput& input, support::DiagnosticSink& diagno
   if (text.size() > kMaxText) {
     diagnostics.warning(options.page, {0, 0}, "page longer than 4 GiB; the rest is ignored");
     text = text.substr(0, kMaxText);
+    if (owned) owned->resize(kMaxText);
   }
-  std::uint16_t src = doc.add_source(std::string(text));
+  std::uint16_t src = doc.add_source(owned ? std::move(*owned) : std::string(text));
   doc.reserve(input.text.size() / 12 + 16);
   NodeId root = doc.add_node(NodeKind::Document, src,
                              {0, static_cast<std::uint32_t>(text.size())}, kNoNode);
@@ -1693,11 +1748,25 @@ Document parse_document(const ParseInput& input, support::DiagnosticSink& diagno
   return doc;
 }
 
+}  // namespace
+
+Document parse_document(const ParseInput& input, support::DiagnosticSink& diagnostics,
+                        const ParseOptions& options) {
+  return parse(input, nullptr, diagnostics, options);
+}
+
 Document parse_document(std::string_view text, support::DiagnosticSink& diagnostics,
                         const ParseOptions& options) {
   ParseInput input;
   input.text = text;
-  return parse_document(input, diagnostics, options);
+  return parse(input, nullptr, diagnostics, options);
+}
+
+Document parse_document_moved(std::string&& text, support::DiagnosticSink& diagnostics,
+                              const ParseOptions& options) {
+  ParseInput input;
+  input.text = text;
+  return parse(input, &text, diagnostics, options);
 }
 
 }  // namespace wikic::parse

@@ -338,4 +338,13 @@ RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Optio
   return result;
 }
 
+RestoreResult restore_lines_in_place(std::string& text, RestoreMode mode, const Options& options,
+                                     const DiagnosticTarget& diagnostics) {
+  if (mode == RestoreMode::Never || (mode == RestoreMode::Auto && !looks_collapsed(text))) return {};
+  RestoreResult result = restore_lines(text, mode, options, diagnostics);
+  text = std::move(result.text);
+  result.text.clear();
+  return result;
+}
+
 }  // namespace wikic::preprocess

@@ -10,6 +10,9 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "parse/limits.hpp"
 
@@ -29,6 +32,14 @@ bool istarts_with(std::string_view s, std::string_view prefix) {
   if (s.size() < prefix.size()) return false;
   for (std::size_t i = 0; i < prefix.size(); ++i)
     if (lower(s[i]) != prefix[i]) return false;
+  return true;
+}
+
+// Equality of short names without a memcmp call (tag names are a few bytes).
+bool same_name(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
   return true;
 }
 
@@ -63,47 +74,83 @@ constexpr TagInfo kTags[] = {
     {"meta", kVoid}, {"link", kVoid},
 };
 
-// kTags grouped by first letter, so a lookup compares against a handful of names
-// instead of all sixty (every `<` in a page asks).
-struct TagIndex {
+// A table of lowercase names grouped by first letter, so a lookup compares against a
+// handful of them instead of all (every `<` in a page asks up to three tables).
+template <std::size_t N>
+struct NameIndex {
+  std::array<std::string_view, N> names{};
   std::uint8_t start[27] = {};
-  std::uint8_t order[std::size(kTags)] = {};
+  std::uint8_t order[N] = {};
+
+  // Position of `name` (compared case-insensitively) in the table, or -1.
+  int find(std::string_view name) const {
+    if (name.empty()) return -1;
+    char first = lower(name[0]);
+    if (first < 'a' || first > 'z') return -1;
+    int c = first - 'a';
+    for (int k = start[c]; k < start[c + 1]; ++k) {
+      std::string_view n = names[order[k]];
+      if (n.size() != name.size()) continue;
+      std::size_t i = 1;
+      while (i < n.size() && lower(name[i]) == n[i]) ++i;
+      if (i == n.size()) return order[k];
+    }
+    return -1;
+  }
 };
-constexpr TagIndex kTagIndex = [] {
-  TagIndex index;
+
+template <std::size_t N>
+constexpr NameIndex<N> index_names(const std::array<std::string_view, N>& names) {
+  NameIndex<N> index;
+  index.names = names;
   std::uint8_t count[26] = {};
-  for (const TagInfo& t : kTags) ++count[t.name[0] - 'a'];
+  for (std::string_view n : names) ++count[n[0] - 'a'];
   for (int c = 0; c < 26; ++c) index.start[c + 1] = static_cast<std::uint8_t>(index.start[c] + count[c]);
   std::uint8_t fill[26] = {};
-  for (std::size_t k = 0; k < std::size(kTags); ++k) {
-    int c = kTags[k].name[0] - 'a';
+  for (std::size_t k = 0; k < N; ++k) {
+    int c = names[k][0] - 'a';
     index.order[index.start[c] + fill[c]++] = static_cast<std::uint8_t>(k);
   }
   return index;
-}();
+}
+
+constexpr auto kTagIndex = index_names([] {
+  std::array<std::string_view, std::size(kTags)> names{};
+  for (std::size_t k = 0; k < names.size(); ++k) names[k] = kTags[k].name;
+  return names;
+}());
 
 const TagInfo* find_tag(std::string_view name) {
-  if (name.empty() || name.size() > 10) return nullptr;
-  char buf[10];
-  for (std::size_t i = 0; i < name.size(); ++i) buf[i] = lower(name[i]);
-  std::string_view n(buf, name.size());
-  if (n[0] < 'a' || n[0] > 'z') return nullptr;
-  int c = n[0] - 'a';
-  for (int k = kTagIndex.start[c]; k < kTagIndex.start[c + 1]; ++k) {
-    const TagInfo& t = kTags[kTagIndex.order[k]];
-    if (t.name == n) return &t;
-  }
-  return nullptr;
+  int k = kTagIndex.find(name);
+  return k < 0 ? nullptr : &kTags[k];
 }
 
 // Extension tags are opaque to this stage (they are strip markers in MediaWiki by now);
 // `pre` and `nowiki` become literal text. Include-control tags are dropped.
-constexpr std::string_view kExtensionTags[] = {
+constexpr auto kExtensionTags = index_names(std::array<std::string_view, 29>{
     "nowiki", "pre", "ref", "references", "gallery", "math", "syntaxhighlight", "source",
     "poem", "section", "translate", "tvar", "languages", "templatedata", "indicator",
     "categorytree", "inputbox", "timeline", "score", "graph", "chem", "ce", "hiero",
-    "charinsert", "imagemap", "mapframe", "maplink", "templatestyles", "tabber"};
-constexpr std::string_view kIncludeTags[] = {"noinclude", "includeonly", "onlyinclude"};
+    "charinsert", "imagemap", "mapframe", "maplink", "templatestyles", "tabber"});
+constexpr auto kIncludeTags =
+    index_names(std::array<std::string_view, 3>{"noinclude", "includeonly", "onlyinclude"});
+
+// Offset of the first byte in [from, to) equal to one of `Cs`, or `to`. Sixteen bytes a
+// step with SSE2: these scans run over every byte of a page several times.
+template <char... Cs>
+std::uint32_t scan_for(const char* base, std::uint32_t from, std::uint32_t to) {
+#ifdef __SSE2__
+  while (from + 16 <= to) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from));
+    __m128i hit = _mm_setzero_si128();
+    ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
+    if (int mask = _mm_movemask_epi8(hit)) return from + static_cast<std::uint32_t>(__builtin_ctz(mask));
+    from += 16;
+  }
+#endif
+  while (from < to && ((base[from] != Cs) && ...)) ++from;
+  return from;
+}
 
 // --- atomic regions ----------------------------------------------------------------
 // Comments, ext tags, unexpanded templates and semantic markers are found in one
@@ -321,12 +368,7 @@ private:
       std::uint32_t limit = next_semantic < semantic_regions.size()
                                 ? semantic_regions[next_semantic].begin : n;
       // Skip quickly to the next byte that can open or close a region.
-      static constexpr auto kRegionStart = [] {
-        std::array<bool, 256> tab{};
-        tab['<'] = tab['{'] = tab['}'] = true;
-        return tab;
-      }();
-      while (i < limit && !kRegionStart[static_cast<unsigned char>(t[i])]) ++i;
+      i = scan_for<'<', '{', '}'>(t.data(), i, limit);
       if (i >= limit) {
         if (i >= n) break;
         continue;
@@ -408,11 +450,9 @@ private:
     while (j < t.size() && is_alnum(t[j])) ++j;
     std::string_view name = t.substr(i + 1, j - i - 1);
     if (name.empty()) return 0;
-    std::string_view canon;
-    const char first = lower(name[0]);
-    for (std::string_view e : kExtensionTags)
-      if (name.size() == e.size() && e[0] == first && istarts_with(name, e)) canon = e;
-    if (canon.empty()) return 0;
+    int known = kExtensionTags.find(name);
+    if (known < 0) return 0;
+    std::string_view canon = kExtensionTags.names[static_cast<std::size_t>(known)];
     if (j < t.size() && !(is_space(t[j]) || t[j] == '>' || t[j] == '/' || t[j] == '\n')) return 0;
     std::size_t gt = t.find('>', j);
     if (gt == std::string_view::npos) return 0;
@@ -727,9 +767,9 @@ private:
 
   // BlockLevelPass refuses leading-space <pre> on lines holding block-level tags.
   bool has_block_tag(std::uint32_t b, std::uint32_t e) const {
-    static constexpr std::string_view kNames[] = {
+    static constexpr auto kNames = index_names(std::array<std::string_view, 23>{
         "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "tr", "td", "th", "p", "ul",
-        "ol", "dl", "li", "blockquote", "div", "hr", "center", "caption", "dd", "dt"};
+        "ol", "dl", "li", "blockquote", "div", "hr", "center", "caption", "dd", "dt"});
     for (std::uint32_t i = b; i < e; ++i) {
       const void* hit = std::memchr(text_.data() + i, '<', e - i);
       if (!hit) return false;
@@ -738,11 +778,7 @@ private:
       if (j < e && text_[j] == '/') ++j;
       std::uint32_t k = j;
       while (k < e && is_alnum(text_[k])) ++k;
-      std::string_view name = text_.substr(j, k - j);
-      if (name.empty()) continue;
-      const char first = lower(name[0]);
-      for (std::string_view n : kNames)
-        if (name.size() == n.size() && n[0] == first && istarts_with(name, n)) return true;
+      if (kNames.find(text_.substr(j, k - j)) >= 0) return true;
     }
     return false;
   }
@@ -1085,7 +1121,7 @@ private:
     std::size_t r = region_at_or_after(b);
     for (std::uint32_t i = b; i + 1 < e; ++i) {
       // Only bracket bytes matter; regions are checked at those alone.
-      while (i + 1 < e && text_[i] != '[' && text_[i] != ']') ++i;
+      i = scan_for<'[', ']'>(text_.data(), i, e - 1);
       if (i + 1 >= e) break;
       while (r < regions_.size() && regions_[r].end <= i) ++r;
       if (r < regions_.size() && regions_[r].begin <= i) {
@@ -1104,15 +1140,6 @@ private:
     std::sort(pairs.begin(), pairs.end());
   }
 
-  // Bytes that can start inline markup; everything else is copied as text in bulk.
-  static bool special(char c) {
-    static constexpr auto kTable = [] {
-      std::array<bool, 256> t{};
-      t['<'] = t['['] = t['\''] = t['&'] = true;
-      return t;
-    }();
-    return kTable[static_cast<unsigned char>(c)];
-  }
 
   void lex(std::uint32_t b, std::uint32_t e, std::vector<Token>& out) {
     if (pair_pool_.size() <= inline_depth_) pair_pool_.resize(inline_depth_ + 1);
@@ -1146,7 +1173,8 @@ private:
         text_start = i;
         continue;
       }
-      while (i < stop && !special(text_[i])) ++i;
+      // Only these bytes can start inline markup; the rest is copied as text in bulk.
+      i = scan_for<'<', '[', '\'', '&'>(text_.data(), i, stop);
       if (i >= stop) continue;
       char c = text_[i];
       Token t;
@@ -1294,13 +1322,12 @@ private:
     if (j < stop && !(is_space(text_[j]) || text_[j] == '>' || text_[j] == '/')) return false;
     std::uint32_t g = find_outside(j, e, ">");
     if (g >= e) return false;
-    for (std::string_view inc : kIncludeTags)
-      if (name.size() == inc.size() && istarts_with(name, inc)) {
-        t.kind = Tok::Skip;
-        t.b = i;
-        t.e = g + 1;
-        return true;
-      }
+    if (kIncludeTags.find(name) >= 0) {
+      t.kind = Tok::Skip;
+      t.b = i;
+      t.e = g + 1;
+      return true;
+    }
     const TagInfo* info = find_tag(name);
     if (!info) return false;
     t.kind = end_tag ? Tok::EndTag : Tok::StartTag;
@@ -1646,11 +1673,11 @@ private:
                         std::initializer_list<std::string_view> stop_tags = {}) const {
     for (std::size_t i = stack_.size(); i-- > 1;) {
       const Open& o = stack_[i];
-      if (o.kind == NodeKind::Element && o.tag == name) return i;
+      if (o.kind == NodeKind::Element && same_name(o.tag, name)) return i;
       if (is_boundary(o, table_tag)) return 0;
       if (o.kind == NodeKind::Element)
         for (std::string_view s : stop_tags)
-          if (o.tag == s) return 0;
+          if (same_name(o.tag, s)) return 0;
     }
     return 0;
   }

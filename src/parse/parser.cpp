@@ -301,6 +301,7 @@ private:
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> pair_pool_;
   std::vector<std::uint32_t> link_opens_;
   mutable std::size_t region_hint_ = 0;
+  std::vector<std::size_t> quote_scratch_;  // plan_quotes's list, kept to avoid a malloc per line
 
   // --- diagnostics ---
 
@@ -375,7 +376,7 @@ private:
       }
       char c = t[i];
       if (c == '<' && i < limit) {
-        if (t.compare(i, 4, "<!--") == 0) {
+        if (text_at(i, "<!--")) {
           std::size_t close = t.find("-->", i + 4);
           Region r;
           r.begin = i;
@@ -501,6 +502,14 @@ private:
     auto it = std::upper_bound(regions_.begin(), regions_.end(), pos,
                                [](std::uint32_t p, const Region& r) { return p < r.end; });
     return region_hint_ = static_cast<std::size_t>(it - regions_.begin());
+  }
+
+  // True if the text at `i` starts with `s` (a few bytes; no memcmp call).
+  bool text_at(std::uint32_t i, std::string_view s) const {
+    if (i > text_.size() || text_.size() - i < s.size()) return false;
+    for (std::size_t k = 0; k < s.size(); ++k)
+      if (text_[i + k] != s[k]) return false;
+    return true;
   }
 
   // First occurrence of `needle` in text_[from, to), or `to`: memchr for its first byte,
@@ -836,8 +845,8 @@ private:
         if (j < e && (text_[j] == '"' || text_[j] == '\'')) {
           char q = text_[j];
           std::uint32_t vb = j + 1;
-          std::uint32_t ve = vb;
-          while (ve < e && text_[ve] != q) ++ve;
+          const void* close = vb < e ? std::memchr(text_.data() + vb, q, e - vb) : nullptr;
+          auto ve = close ? static_cast<std::uint32_t>(static_cast<const char*>(close) - text_.data()) : e;
           a.value = text_.substr(vb, ve - vb);
           i = ve < e ? ve + 1 : e;
         } else {
@@ -862,7 +871,7 @@ private:
       auto attrs = doc_.attributes(m);
       for (std::size_t k = 0; k + 1 < attrs.size(); ++k) {
         const Attribute& earlier = attrs[k];
-        if (earlier.name.size() == a.name.size() && istarts_with(a.name, lower_copy(earlier.name))) {
+        if (iequals(earlier.name, a.name)) {
           warn(nb, "duplicate attribute '" + std::string(a.name) + "' on " + describe(m) +
                        ": a browser keeps the first (" + std::string(earlier.name) + "=\"" +
                        std::string(earlier.value) + "\"), MediaWiki's Sanitizer keeps the last (" +
@@ -873,10 +882,11 @@ private:
     }
   }
 
-  static std::string lower_copy(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = lower(c);
-    return out;
+  static bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (lower(a[i]) != lower(b[i])) return false;
+    return true;
   }
 
   void table_start(std::uint32_t ls, std::uint32_t colons_end, std::uint32_t brace,
@@ -1028,7 +1038,7 @@ private:
       while (p < te && text_[p] == ':') ++p;
       std::uint32_t q = p;
       while (q < te && is_space(text_[q])) ++q;
-      if (text_.compare(q, 2, "{|") == 0 && !in_region(q)) {
+      if (text_at(q, "{|") && !in_region(q)) {
         table_start(ts, p, q, te);
         return;
       }
@@ -1062,7 +1072,7 @@ private:
         return;
       }
     }
-    if (c == '-' && text_.compare(start, 4, "----") == 0) {
+    if (c == '-' && text_at(start, "----")) {
       start_block(start);
       std::uint32_t e = start;
       while (e < le && text_[e] == '-') ++e;
@@ -1344,7 +1354,8 @@ private:
   // Parser::doQuotes: balance counts, then the state machine; a `'''''` whose
   // order is open is decided by the next run (what the 'both' buffer does in MW).
   void plan_quotes(std::vector<Token>& toks, std::uint32_t seg_begin) {
-    std::vector<std::size_t> q;
+    std::vector<std::size_t>& q = quote_scratch_;
+    q.clear();
     for (std::size_t k = 0; k < toks.size(); ++k)
       if (toks[k].kind == Tok::Quote) q.push_back(k);
     if (q.empty()) return;
@@ -1661,7 +1672,7 @@ private:
       case NodeKind::TemplateParameter:
         return true;
       case NodeKind::Element:
-        return table_tag ? o.tag == "table" : (o.flags & kScope) != 0;
+        return table_tag ? same_name(o.tag, "table") : (o.flags & kScope) != 0;
       default:
         return false;
     }
@@ -1694,23 +1705,23 @@ private:
       // A block start tag closes an open <p> (HTML "close a p element in button scope").
       for (std::size_t i = stack_.size(); i-- > 1;) {
         const Open& o = stack_[i];
-        if (o.kind == NodeKind::Element && o.tag == "p") {
+        if (o.kind == NodeKind::Element && same_name(o.tag, "p")) {
           pop_to(i, t.b, false);
           break;
         }
         if (o.kind != NodeKind::Element || (o.flags & kBlock) || is_boundary(o, false)) break;
       }
     }
-    if (name == "li") {
+    if (same_name(name, "li")) {
       implied_close(find_open("li", false, {"ul", "ol", "div", "table"}), t.b);
-    } else if (name == "dt" || name == "dd") {
+    } else if (same_name(name, "dt") || same_name(name, "dd")) {
       std::size_t i = find_open("dd", false, {"dl", "div"});
       if (i == 0) i = find_open("dt", false, {"dl", "div"});
       implied_close(i, t.b);
-    } else if (name == "tr") {
+    } else if (same_name(name, "tr")) {
       std::size_t i = find_open("tr", true);
       implied_close(i, t.b);
-    } else if (name == "td" || name == "th") {
+    } else if (same_name(name, "td") || same_name(name, "th")) {
       std::size_t i = find_open("td", true, {"tr"});
       if (i == 0) i = find_open("th", true, {"tr"});
       implied_close(i, t.b);
@@ -1729,7 +1740,7 @@ private:
     const TagInfo& info = *t.tag;
     if (info.flags & kVoid) {
       // Sanitizer turns </br> into <br>; other void end tags are dropped.
-      if (info.name == "br") {
+      if (same_name(info.name, "br")) {
         ensure_inline_container(t.b);
         if (open(NodeKind::Element, t.b, t.e, info.flags, info.name) != kNoNode)
           close_top(t.e, false);
@@ -1765,7 +1776,9 @@ Document parse(const ParseInput& input, std::string* owned, support::DiagnosticS
     if (owned) owned->resize(kMaxText);
   }
   std::uint16_t src = doc.add_source(owned ? std::move(*owned) : std::string(text));
-  doc.reserve(input.text.size() / 12 + 16);
+  // Markup-dense pages (the seed page) hold a node per ~18 bytes and an attribute per
+  // ~50; reserving avoids regrowing (and copying) both arrays as the page is read.
+  doc.reserve(input.text.size() / 12 + 16, input.text.size() / 40 + 16);
   NodeId root = doc.add_node(NodeKind::Document, src,
                              {0, static_cast<std::uint32_t>(text.size())}, kNoNode);
   std::size_t diagnostic_count = 0;

@@ -122,7 +122,10 @@ public:
   std::uint32_t add_attribute(const Attribute& a);
   /// Keeps a string alive as long as the Document (for names that are not in a source).
   std::string_view keep(std::string s);
-  void reserve(std::size_t nodes) { nodes_.reserve(nodes); }
+  void reserve(std::size_t nodes, std::size_t attributes = 0) {
+    nodes_.reserve(nodes);
+    attributes_.reserve(attributes);
+  }
 
 private:
   std::vector<std::unique_ptr<std::string>> sources_;

@@ -8,6 +8,9 @@
 #include <cstring>
 #include <pugixml.hpp>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "ingest/languages.hpp"
 #include "support/sha1.hpp"
@@ -42,6 +45,117 @@ std::optional<std::string> attribute(std::string_view tag, std::string_view name
     return std::string(tag.substr(j + 1, end - j - 1));
   }
   return std::nullopt;
+}
+
+bool is_xml_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The page text is almost all of a page's bytes. Where it is plain character data (no
+// markup, no numeric character references, no NUL) it is decoded here in one pass, and
+// pugixml reads only the small rest of the page; everything else goes to pugixml whole.
+
+/// Where the one <text> element's content lies in a page chunk.
+struct PlainText {
+  std::size_t tag = 0;      ///< the '<' of <text
+  std::size_t begin = 0;    ///< first content byte (after the start tag's '>')
+  std::size_t end = 0;      ///< the '<' of </text>
+};
+
+std::optional<PlainText> find_plain_text(std::string_view chunk) {
+  PlainText t;
+  bool found = false;
+  for (std::size_t i = chunk.find("<text"); i != std::string_view::npos; i = chunk.find("<text", i + 1)) {
+    if (i + 5 >= chunk.size() || !is_tag_end(chunk[i + 5])) continue;
+    if (found) return std::nullopt;  // several revisions with text: pugixml decides
+    found = true;
+    t.tag = i;
+  }
+  if (!found) return std::nullopt;
+  // The start tag ends at the first '>' outside quoted attribute values.
+  char quote = 0;
+  std::size_t j = t.tag + 5;
+  for (; j < chunk.size(); ++j) {
+    char c = chunk[j];
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '>' || c == '<') {
+      break;
+    }
+  }
+  if (j >= chunk.size() || chunk[j] != '>' || chunk[j - 1] == '/') return std::nullopt;
+  t.begin = j + 1;
+  t.end = chunk.find('<', t.begin);
+  if (t.end == std::string_view::npos || chunk.compare(t.end, 6, "</text") != 0) return std::nullopt;
+  std::size_t k = t.end + 6;
+  while (k < chunk.size() && is_xml_space(chunk[k])) ++k;
+  if (k >= chunk.size() || chunk[k] != '>') return std::nullopt;
+  return t;
+}
+
+/// Decodes character data as pugixml's parse_default does: the five predefined
+/// entities, CR LF and a lone CR as LF, any other '&' literal. False (and pugixml takes
+/// the page) on a numeric reference "&#" or a NUL byte.
+bool decode_plain_text(std::string_view in, std::string& out) {
+  // Escapes are dense in wikitext (every tag is &lt;…&gt;): bytes are written through a
+  // pointer into a buffer sized for the worst case (decoding never lengthens the text).
+  const char* p = in.data();
+  const std::size_t n = in.size();
+  out.resize(n);
+  char* w = out.data();
+  std::size_t i = 0;
+  auto at = [&](std::size_t k, char c) { return i + k < n && p[i + k] == c; };
+  while (i < n) {
+#ifdef __SSE2__
+    // Sixteen bytes are stored before they are checked: the write position never runs
+    // ahead of the read position, so the store stays inside the buffer.
+    const __m128i amp = _mm_set1_epi8('&'), cr = _mm_set1_epi8('\r'), nul = _mm_setzero_si128();
+    while (i + 16 <= n) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
+      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, cr)),
+                                 _mm_cmpeq_epi8(v, nul));
+      if (int mask = _mm_movemask_epi8(hit)) {
+        auto skip = static_cast<std::size_t>(__builtin_ctz(mask));
+        i += skip;
+        w += skip;
+        break;
+      }
+      i += 16;
+      w += 16;
+    }
+#endif
+    while (i < n && p[i] != '&' && p[i] != '\r' && p[i] != '\0') *w++ = p[i++];
+    if (i >= n) break;
+    char c = p[i];
+    if (c == '\0') return false;
+    if (c == '\r') {
+      *w++ = '\n';
+      i += at(1, '\n') ? 2 : 1;
+    } else if (at(1, '#')) {
+      return false;
+    } else if (at(1, 'l') && at(2, 't') && at(3, ';')) {
+      *w++ = '<';
+      i += 4;
+    } else if (at(1, 'g') && at(2, 't') && at(3, ';')) {
+      *w++ = '>';
+      i += 4;
+    } else if (at(1, 'a') && at(2, 'm') && at(3, 'p') && at(4, ';')) {
+      *w++ = '&';
+      i += 5;
+    } else if (at(1, 'q') && at(2, 'u') && at(3, 'o') && at(4, 't') && at(5, ';')) {
+      *w++ = '"';
+      i += 6;
+    } else if (at(1, 'a') && at(2, 'p') && at(3, 'o') && at(4, 's') && at(5, ';')) {
+      *w++ = '\'';
+      i += 6;
+    } else {
+      *w++ = '&';
+      i += 1;
+    }
+  }
+  out.resize(static_cast<std::size_t>(w - out.data()));
+  return true;
 }
 
 std::uint64_t to_u64(const char* s) {
@@ -247,11 +361,40 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
     chunk = repaired;
   }
   pugi::xml_document doc;
-  auto result = doc.load_buffer(chunk.data(), chunk.size(), pugi::parse_default, pugi::encoding_utf8);
-  if (!result) {
-    sink_.error(name_, position_in(chunk, at, static_cast<std::size_t>(result.offset)),
-                std::string("malformed XML in <page>: ") + result.description() + "; page skipped");
-    return std::nullopt;
+  // Fast path: pugixml parses the page without its text content (same offsets up to the
+  // text), and the text is decoded by decode_plain_text. Any doubt (a parse error, the
+  // <text> found is not the latest revision's) and the whole page goes to pugixml.
+  std::optional<PlainText> plain = find_plain_text(chunk);
+  bool plain_ws = false;  // content only XML whitespace: pugixml makes no text node
+  if (plain) {
+    std::string_view content = chunk.substr(plain->begin, plain->end - plain->begin);
+    plain_ws = std::all_of(content.begin(), content.end(), is_xml_space);
+    if (!plain_ws && !decode_plain_text(content, plain_text_)) plain.reset();
+  }
+  if (plain) {
+    outer_.assign(chunk.data(), plain->begin);
+    outer_.append(chunk.substr(plain->end));
+    auto result = doc.load_buffer_inplace(outer_.data(), outer_.size(), pugi::parse_default, pugi::encoding_utf8);
+    auto text = doc.child("page");
+    if (result) {
+      pugi::xml_node latest;
+      for (auto rev : text.children("revision"))
+        if (!latest || std::strcmp(rev.child_value("timestamp"), latest.child_value("timestamp")) >= 0)
+          latest = rev;
+      text = latest.child("text");
+    }
+    if (!result || !text || text.offset_debug() != static_cast<std::ptrdiff_t>(plain->tag + 1)) {
+      plain.reset();
+      doc.reset();
+    }
+  }
+  if (!plain) {
+    auto result = doc.load_buffer(chunk.data(), chunk.size(), pugi::parse_default, pugi::encoding_utf8);
+    if (!result) {
+      sink_.error(name_, position_in(chunk, at, static_cast<std::size_t>(result.offset)),
+                  std::string("malformed XML in <page>: ") + result.description() + "; page skipped");
+      return std::nullopt;
+    }
   }
   auto node = doc.child("page");
   Page page;
@@ -300,10 +443,16 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
                                      " is deleted in this export; page skipped");
     return std::nullopt;
   }
-  auto content = text.first_child();
-  page.source.text_at = position_in(
-      chunk, at, static_cast<std::size_t>(content ? content.offset_debug() : text.offset_debug()));
-  rev.text = text.child_value();
+  if (plain) {
+    page.source.text_at = position_in(chunk, at, plain_ws ? plain->tag + 1 : plain->begin);
+    if (plain_ws) rev.text.clear();
+    else rev.text = std::move(plain_text_);
+  } else {
+    auto content = text.first_child();
+    page.source.text_at = position_in(
+        chunk, at, static_cast<std::size_t>(content ? content.offset_debug() : text.offset_debug()));
+    rev.text = text.child_value();
+  }
   rev.sha1 = latest.child_value("sha1");
   if (rev.sha1.empty()) rev.sha1 = text.attribute("sha1").value();
   if (rev.sha1.empty()) {

@@ -52,6 +52,8 @@ private:
   bool closed_ = false;        ///< </mediawiki> seen
   std::size_t peak_ = 0;
   std::uint64_t total_read_ = 0;
+  std::string outer_;       ///< a page without its text content, parsed in place by pugixml
+  std::string plain_text_;  ///< the decoded text content (moved into the page)
 };
 
 }  // namespace wikic::ingest

@@ -34,9 +34,9 @@ Runner add_expand(CLI::App& app) {
     ingest::InputOptions input_options;
     if (!opt->title.empty()) input_options.title = opt->title;
     std::optional<expand::TemplateStore> store;
-    auto keep = [&](const ingest::SiteInfo& site, const ingest::Page& page) {
+    auto keep = [&](const ingest::SiteInfo& site, ingest::Page&& page) {
       if (!store) store.emplace(site);
-      store->add(page);
+      store->add(std::move(page));
     };
     // Pass 1: every page goes into the store (any page may be transcluded). Pass 2
     // reads the inputs again and expands one page at a time, so each text is held once.
@@ -44,8 +44,8 @@ Runner add_expand(CLI::App& app) {
     bool from_stdin = std::find(opt->inputs.begin(), opt->inputs.end(), "-") != opt->inputs.end();
     std::vector<ingest::Page> kept;
     auto stats = ingest::read_inputs(opt->inputs, input_options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
-      keep(site, page);
-      if (from_stdin) kept.push_back(std::move(page));
+      if (from_stdin) kept.push_back(page);
+      keep(site, std::move(page));
     });
     auto more = ingest::read_inputs(opt->templates, {}, sink, keep);
     if (!store) store.emplace(ingest::default_site());

@@ -23,13 +23,20 @@ using preprocess::Tree;
 
 // ---------------------------------------------------------------- TemplateStore
 
-void TemplateStore::add(const ingest::Page& page) {
+void TemplateStore::add(const ingest::Page& page) { add(page, std::string(page.revision.text)); }
+
+void TemplateStore::add(ingest::Page&& page) {
+  std::string text = std::move(page.revision.text);
+  add(page, std::move(text));
+}
+
+void TemplateStore::add(const ingest::Page& page, std::string text) {
   auto title = make_title(page.title, 0, site_);
   if (!title) return;
   Entry e;
   e.title = title->prefixed;
   e.ns = title->ns;
-  e.text = page.revision.text;
+  e.text = std::move(text);
   e.redirect = page.redirect;
   if (e.redirect.empty()) {
     // A .wiki file has no <redirect>: read "#REDIRECT [[Target]]" as MediaWiki does.

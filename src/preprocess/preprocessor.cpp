@@ -102,6 +102,13 @@ public:
       ignored_elements_ = {"includeonly"};
       xmlish_.push_back("includeonly");
     }
+    for (const auto* list : {&xmlish_, &ignored_tags_})
+      for (const std::string& name : *list) {
+        if (name.empty()) continue;
+        auto c = static_cast<unsigned char>(name[0]);
+        element_first_[c] = true;
+        if (c >= 'a' && c <= 'z') element_first_[c - 'a' + 'A'] = true;
+      }
   }
 
   Tree run();
@@ -272,6 +279,10 @@ private:
   const DiagnosticTarget& diag_;
   Tree tree_;
   std::vector<std::string> xmlish_, ignored_tags_, ignored_elements_, no_more_closing_tag_;
+  // First bytes (either case) of the names in xmlish_ and ignored_tags_: after any other
+  // byte, '<' is text or a comment, known without parsing a name (most '<' in pages
+  // open HTML tags, which the preprocessor leaves alone).
+  std::array<bool, 256> element_first_{};
   bool enable_onlyinclude_ = false;
 
   std::vector<Piece> stack_;
@@ -587,7 +598,8 @@ void Builder::on_angle() {
   const char* last = s_ + n_;
   std::string name_lower;
   bool is_element = false;
-  if (first < last && boost::spirit::x3::parse(first, last, grammar::xmlish_open(), range)) {
+  if (first < last && element_first_[static_cast<unsigned char>(*first)] &&
+      boost::spirit::x3::parse(first, last, grammar::xmlish_open(), range)) {
     if (range.size() <= 64) {
       name_lower = lower(std::string_view(range.begin(), range.size()));
       is_element = contains(xmlish_, name_lower) || contains(ignored_tags_, name_lower);

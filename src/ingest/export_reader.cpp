@@ -134,6 +134,21 @@ bool decode_plain_text(std::string_view in, std::string& out) {
       i += at(1, '\n') ? 2 : 1;
     } else if (at(1, '#')) {
       return false;
+    } else if (i + 6 <= n) {
+      // Room for the longest entity: compare whole words instead of byte by byte.
+      std::uint32_t four;
+      std::memcpy(&four, p + i, 4);
+      auto word = [](const char (&entity)[5]) {
+        std::uint32_t value;
+        std::memcpy(&value, entity, 4);
+        return value;
+      };
+      if (four == word("&lt;")) { *w++ = '<'; i += 4; }
+      else if (four == word("&gt;")) { *w++ = '>'; i += 4; }
+      else if (four == word("&amp") && p[i + 4] == ';') { *w++ = '&'; i += 5; }
+      else if (four == word("&quo") && p[i + 4] == 't' && p[i + 5] == ';') { *w++ = '"'; i += 6; }
+      else if (four == word("&apo") && p[i + 4] == 's' && p[i + 5] == ';') { *w++ = '\''; i += 6; }
+      else { *w++ = '&'; i += 1; }
     } else if (at(1, 'l') && at(2, 't') && at(3, ';')) {
       *w++ = '<';
       i += 4;

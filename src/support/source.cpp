@@ -13,8 +13,20 @@ namespace {
 bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
 std::uint32_t code_points(std::string_view s) {
-  return static_cast<std::uint32_t>(
-      std::count_if(s.begin(), s.end(), [](char c) { return !is_continuation(c); }));
+  std::size_t n = 0, i = 0;
+#ifdef __SSE2__
+  // Sixteen bytes a step: the reader counts the code points of whole page lines, and a
+  // collapsed page is one line of hundreds of kilobytes. Continuation bytes are
+  // 0x80..0xBF, i.e. -128..-65 as signed bytes.
+  const __m128i last_continuation = _mm_set1_epi8(-65);
+  for (; i + 16 <= s.size(); i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    n += static_cast<std::size_t>(__builtin_popcount(
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpgt_epi8(v, last_continuation)))));
+  }
+#endif
+  for (; i < s.size(); ++i) n += !is_continuation(s[i]);
+  return static_cast<std::uint32_t>(n);
 }
 
 // Calls `on_newline(offset)` for every '\n' in `text`, in order. Sixteen bytes a step with

@@ -184,20 +184,35 @@ std::uint64_t to_u64(const char* s) {
 ExportReader::ExportReader(int fd, std::string name, support::DiagnosticSink& sink)
     : fd_(fd), name_(std::move(name)), sink_(sink) {}
 
+char* ExportReader::Buffer::reserve_tail(std::size_t n) {
+  if (capacity_ - size_ < n) {
+    std::size_t capacity = std::max(size_ + n, capacity_ * 2);
+    auto grown = std::make_unique_for_overwrite<char[]>(capacity);
+    if (size_ > 0) std::memcpy(grown.get(), data_.get(), size_);
+    data_ = std::move(grown);
+    capacity_ = capacity;
+  }
+  return data_.get() + size_;
+}
+
+void ExportReader::Buffer::erase_front(std::size_t n) {
+  std::memmove(data_.get(), data_.get() + n, size_ - n);
+  size_ -= n;
+}
+
 bool ExportReader::fill() {
   if (eof_ || failed_) return false;
   std::size_t old = buf_.size();
-  buf_.resize(old + read_chunk);
+  char* tail = buf_.reserve_tail(read_chunk);
   ssize_t n;
-  do n = ::read(fd_, buf_.data() + old, read_chunk);
+  do n = ::read(fd_, tail, read_chunk);
   while (n < 0 && errno == EINTR);
   if (n < 0) {
-    buf_.resize(old);
     sink_.error(name_, support::nowhere, std::string("read failed: ") + std::strerror(errno));
     failed_ = true;
     return false;
   }
-  buf_.resize(old + static_cast<std::size_t>(n));
+  buf_.set_size(old + static_cast<std::size_t>(n));
   total_read_ += static_cast<std::uint64_t>(n);
   peak_ = std::max(peak_, buf_.size());
   if (n == 0) eof_ = true;
@@ -235,7 +250,7 @@ void ExportReader::compact() {
   // Drop consumed input once it is a large share of the buffer, so memory stays at
   // about one page plus one chunk, without moving bytes after every small page.
   if (cur_ > read_chunk && cur_ * 2 > buf_.size()) {
-    buf_.erase(0, cur_);
+    buf_.erase_front(cur_);
     cur_ = 0;
   }
 }

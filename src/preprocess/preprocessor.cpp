@@ -113,6 +113,10 @@ public:
         auto& table = slash ? element_after_slash_ : element_first_;
         table[c] = true;
         if (c >= 'a' && c <= 'z') table[c - 'a' + 'A'] = true;
+        auto first = static_cast<unsigned char>(name[0]);
+        std::uint64_t length_bit = std::uint64_t{1} << std::min<std::size_t>(name.size(), 63);
+        name_lengths_[first] |= length_bit;
+        if (first >= 'a' && first <= 'z') name_lengths_[first - 'a' + 'A'] |= length_bit;
         if (name == "/") element_after_slash_.fill(true);
       }
     for (int c = 0; c < 256; ++c)
@@ -292,6 +296,12 @@ private:
   // open HTML tags, which the preprocessor leaves alone).
   std::array<bool, 256> element_first_{};
   std::array<bool, 256> element_after_slash_{};  // the same for the byte after a leading '/'
+  // Lengths (bit n: n bytes, bit 63: 63 or more) of those names by first byte: `<span`
+  // and `<td` are rejected without comparing against every extension tag name.
+  std::array<std::uint64_t, 256> name_lengths_{};
+  bool may_have_length(char first, std::size_t length) const {
+    return (name_lengths_[static_cast<unsigned char>(first)] >> std::min<std::size_t>(length, 63)) & 1;
+  }
   bool enable_onlyinclude_ = false;
 
   std::vector<Piece> stack_;
@@ -641,7 +651,7 @@ void Builder::on_angle() {
   if (may_be_element && *first == '/')
     may_be_element = first + 1 < last && element_after_slash_[static_cast<unsigned char>(first[1])];
   if (may_be_element && boost::spirit::x3::parse(first, last, grammar::xmlish_open(), range)) {
-    if (range.size() <= 64) {
+    if (range.size() <= 64 && may_have_length(*range.begin(), range.size())) {
       name_lower = lower(std::string_view(range.begin(), range.size()));
       is_element = contains(xmlish_, name_lower) || contains(ignored_tags_, name_lower);
     }

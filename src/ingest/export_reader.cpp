@@ -95,13 +95,14 @@ std::optional<PlainText> find_plain_text(std::string_view chunk) {
 
 /// Decodes character data as pugixml's parse_default does: the five predefined
 /// entities, CR LF and a lone CR as LF, any other '&' literal. False (and pugixml takes
-/// the page) on a numeric reference "&#" or a NUL byte.
-bool decode_plain_text(std::string_view in, std::string& out) {
+/// the page) on a numeric reference "&#" or a NUL byte. The result is the first `length`
+/// bytes of `out`, a scratch buffer kept between pages.
+bool decode_plain_text(std::string_view in, std::string& out, std::size_t& length) {
   // Escapes are dense in wikitext (every tag is &lt;…&gt;): bytes are written through a
   // pointer into a buffer sized for the worst case (decoding never lengthens the text).
   const char* p = in.data();
   const std::size_t n = in.size();
-  out.resize(n);
+  if (out.size() < n) out.resize(n);  // a scratch buffer: only growth is zero-filled
   char* w = out.data();
   std::size_t i = 0;
   auto at = [&](std::size_t k, char c) { return i + k < n && p[i + k] == c; };
@@ -169,7 +170,7 @@ bool decode_plain_text(std::string_view in, std::string& out) {
       i += 1;
     }
   }
-  out.resize(static_cast<std::size_t>(w - out.data()));
+  length = static_cast<std::size_t>(w - out.data());
   return true;
 }
 
@@ -396,10 +397,11 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
   // <text> found is not the latest revision's) and the whole page goes to pugixml.
   std::optional<PlainText> plain = find_plain_text(chunk);
   bool plain_ws = false;  // content only XML whitespace: pugixml makes no text node
+  std::size_t plain_length = 0;
   if (plain) {
     std::string_view content = chunk.substr(plain->begin, plain->end - plain->begin);
     plain_ws = std::all_of(content.begin(), content.end(), is_xml_space);
-    if (!plain_ws && !decode_plain_text(content, plain_text_)) plain.reset();
+    if (!plain_ws && !decode_plain_text(content, plain_text_, plain_length)) plain.reset();
   }
   if (plain) {
     outer_.assign(chunk.data(), plain->begin);
@@ -476,7 +478,7 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
   if (plain) {
     page.source.text_at = position_in(chunk, at, plain_ws ? plain->tag + 1 : plain->begin);
     if (plain_ws) rev.text.clear();
-    else rev.text = std::move(plain_text_);
+    else rev.text.assign(plain_text_.data(), plain_length);  // exact size: pages are kept
   } else {
     auto content = text.first_child();
     page.source.text_at = position_in(

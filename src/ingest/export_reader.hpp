@@ -72,7 +72,7 @@ private:
   std::size_t peak_ = 0;
   std::uint64_t total_read_ = 0;
   std::string outer_;       ///< a page without its text content, parsed in place by pugixml
-  std::string plain_text_;  ///< the decoded text content (moved into the page)
+  std::string plain_text_;  ///< scratch for the decoded text content (copied into the page)
 };
 
 }  // namespace wikic::ingest

@@ -104,7 +104,7 @@ fi
 
 
 echo
-echo "== preprocess + parse the restored page (wikic: restore check, preprocess, expand, document tree) =="
+echo "== preprocess + parse the restored page (wikic: restore check, regions, document tree; templates opaque) =="
 restored="$work/seed.restored.wiki"
 "$wikic" parse "$root/corpus/wica/scoring-during-turn-sequence.xml" --print-restored 2>/dev/null | head -c -1 > "$restored"
 restored_xml="$work/restored-${mb}mb.xml"
@@ -118,8 +118,11 @@ sample_mb=$(python3 -c "print(10 * $page_bytes / 1e6)")
 cat "$restored_xml" "$sample_xml" > /dev/null
 wikic_rate=""
 printf '%-34s %10s %14s %14s\n' tool wall throughput "peak RSS"
-measure "wikic parse --tree doc --stats" "$wikic" parse "$restored_xml" --tree doc --stats
+measure "wikic parse --tree doc --no-expand" "$wikic" parse "$restored_xml" --tree doc --no-expand --stats
 full_mb="$text_mb"
+# For information: the same with template expansion first (what `wikic compile` parses);
+# the ratio column compares it with the line above.
+measure "  (with expansion: --tree doc)" "$wikic" parse "$restored_xml" --tree doc --stats
 if [ "$with_peers" = 1 ]; then
   if [ -f "${PEERS_STATE:-/tmp/peers}/mw/LocalSettings.php" ]; then
     measure "MediaWiki preprocessToDom" env MW_CONFIG_FILE="${PEERS_STATE:-/tmp/peers}/mw/LocalSettings.php" \

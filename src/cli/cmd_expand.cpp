@@ -3,6 +3,7 @@
 // would, with semantic templates shown as calls whose parameters are expanded.
 #include <algorithm>
 #include <iostream>
+#include <unordered_map>
 
 #include "cli/commands.hpp"
 #include "expand/expander.hpp"
@@ -34,28 +35,48 @@ Runner add_expand(CLI::App& app) {
     ingest::InputOptions input_options;
     if (!opt->title.empty()) input_options.title = opt->title;
     std::optional<expand::TemplateStore> store;
-    auto keep = [&](const ingest::SiteInfo& site, const ingest::Page& page) {
+    using Entry = expand::TemplateStore::Entry;
+    // Which page (index into `listed`) last set each store entry; templates count as none.
+    std::unordered_map<const Entry*, std::size_t> set_by;
+    constexpr std::size_t kTemplatesFile = static_cast<std::size_t>(-1);
+    auto keep = [&](const ingest::SiteInfo& site, ingest::Page&& page) {
       if (!store) store.emplace(site);
-      store->add(page);
+      if (const Entry* e = store->add(std::move(page))) set_by[e] = kTemplatesFile;
     };
-    // Pass 1: every page goes into the store (any page may be transcluded). Pass 2
-    // reads the inputs again and expands one page at a time, so each text is held once.
-    // Standard input cannot be read twice: there the pages are kept from pass 1.
+    // Pass 1: every page goes into the store (any page may be transcluded), which takes
+    // its text over; `listed` keeps the rest of each page. Pass 2 expands the listed pages
+    // one at a time with the text the store holds. When the store does not hold a page's
+    // own text (its title is invalid, or a later page of the same title replaced it),
+    // pass 2 reads the inputs again instead. Standard input cannot be read twice: there
+    // whole pages are kept from pass 1.
     bool from_stdin = std::find(opt->inputs.begin(), opt->inputs.end(), "-") != opt->inputs.end();
     std::vector<ingest::Page> kept;
+    std::vector<ingest::Page> listed;
+    std::vector<const Entry*> entry_of;
     auto stats = ingest::read_inputs(opt->inputs, input_options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
-      keep(site, page);
-      if (from_stdin) kept.push_back(std::move(page));
+      if (from_stdin) kept.push_back(page);
+      if (!store) store.emplace(site);
+      const Entry* e = store->add(std::move(page));
+      if (from_stdin) return;
+      if (e) set_by[e] = listed.size();
+      entry_of.push_back(e);
+      listed.push_back(std::move(page));  // everything but the text, now in the store
     });
     auto more = ingest::read_inputs(opt->templates, {}, sink, keep);
     if (!store) store.emplace(ingest::default_site());
+    bool store_holds_all = true;
+    for (std::size_t i = 0; i < entry_of.size() && store_holds_all; ++i)
+      store_holds_all = entry_of[i] && set_by[entry_of[i]] == i;
     expand::ExpandOptions options;
     options.expand_all = opt->expand_all;
     options.remove_comments = !opt->keep_comments;
     expand::Expander expander(*store, options, sink);
     std::size_t printed = 0;
+    auto selected = [&](const ingest::Page& page) {
+      return opt->page.empty() ? page.ns != 10 : page.title == opt->page;
+    };
     auto print = [&](const ingest::Page& page) {
-      if (opt->page.empty() ? page.ns == 10 : page.title != opt->page) return;
+      if (!selected(page)) return;
       auto result = expander.expand_page(page);
       if (stats.pages > 1 && opt->page.empty()) std::cout << "<!-- wikic expand: " << page.title << " -->\n";
       std::cout << result.text_with_semantic_calls() << '\n';
@@ -63,6 +84,14 @@ Runner add_expand(CLI::App& app) {
     };
     if (from_stdin) {
       for (const auto& page : kept) print(page);
+    } else if (store_holds_all) {
+      for (std::size_t i = 0; i < listed.size(); ++i) {
+        ingest::Page& page = listed[i];
+        if (!selected(page)) continue;
+        page.revision.text = entry_of[i]->text;
+        print(page);
+        std::string().swap(page.revision.text);
+      }
     } else {
       support::DiagnosticSink again;  // pass 1 has reported the input's diagnostics
       ingest::read_inputs(opt->inputs, input_options, again,

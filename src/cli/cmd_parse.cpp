@@ -120,18 +120,20 @@ Runner add_parse(CLI::App& app) {
         }
         return;
       }
-      preprocess::RestoreResult restored = preprocess::restore_lines(raw, restore, pp, {&sink, file});
+      // The page text is restored in place and handed on: nothing below needs the raw text.
+      std::string& text = page.revision.text;
+      preprocess::restore_lines_in_place(text, restore, pp, {&sink, file});
       if (opt->print_restored) {
-        std::cout << restored.text << '\n';
+        std::cout << text << '\n';
         return;
       }
       if (doc_tree) {  // --no-expand: the page as written, one page at a time
         parse::ParseOptions parse_options;
         parse_options.page = file;
-        print_document(page.title, parse::parse_document(restored.text, sink, parse_options));
+        print_document(page.title, parse::parse_document_moved(std::move(text), sink, parse_options));
         return;
       }
-      preprocess::Tree tree = preprocess::preprocess(restored.text, pp, {&sink, file});
+      preprocess::Tree tree = preprocess::preprocess(text, pp, {&sink, file});
       if (opt->json)
         std::cout << preprocess::to_json(tree);
       else if (opt->xml)

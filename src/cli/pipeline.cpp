@@ -123,10 +123,9 @@ std::unique_ptr<PageTrees> Pipeline::parse(ingest::Page& page) {
   auto trees = std::make_unique<PageTrees>();
   trees->file = page.source.file + "#" + page.title;
   // Pages whose newlines arrived collapsed (the seed) get their line starts back first.
-  trees->restored = preprocess::restore_lines(page.revision.text, impl_->options.restore, impl_->options.preprocess,
-                                              {&impl_->sink, trees->file});
-  if (trees->restored.restored) page.revision.text = std::move(trees->restored.text);
-  trees->restored.text.clear();
+  // In place: a page that needs nothing is not copied (the result's text stays empty).
+  trees->restored = preprocess::restore_lines_in_place(page.revision.text, impl_->options.restore,
+                                                       impl_->options.preprocess, {&impl_->sink, trees->file});
   trees->expansion = impl_->expander.expand_page(page);
   parse::ParseOptions parse_options;
   parse_options.page = trees->file;

@@ -23,13 +23,22 @@ using preprocess::Tree;
 
 // ---------------------------------------------------------------- TemplateStore
 
-void TemplateStore::add(const ingest::Page& page) {
+const TemplateStore::Entry* TemplateStore::add(const ingest::Page& page) {
+  return add(page, std::string(page.revision.text));
+}
+
+const TemplateStore::Entry* TemplateStore::add(ingest::Page&& page) {
+  std::string text = std::move(page.revision.text);
+  return add(page, std::move(text));
+}
+
+const TemplateStore::Entry* TemplateStore::add(const ingest::Page& page, std::string text) {
   auto title = make_title(page.title, 0, site_);
-  if (!title) return;
+  if (!title) return nullptr;
   Entry e;
   e.title = title->prefixed;
   e.ns = title->ns;
-  e.text = page.revision.text;
+  e.text = std::move(text);
   e.redirect = page.redirect;
   if (e.redirect.empty()) {
     // A .wiki file has no <redirect>: read "#REDIRECT [[Target]]" as MediaWiki does.
@@ -42,7 +51,10 @@ void TemplateStore::add(const ingest::Page& page) {
   }
   e.file = page.source.file;
   e.text_at = page.source.text_at;
-  entries_[e.title] = std::move(e);
+  std::string key = e.title;
+  Entry& slot = entries_[key];
+  slot = std::move(e);
+  return &slot;
 }
 
 TemplateStore::Entry* TemplateStore::find(const std::string& title) {

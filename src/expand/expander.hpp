@@ -39,14 +39,19 @@ public:
     std::unique_ptr<preprocess::Tree> inclusion_tree;  ///< built on first use
   };
   explicit TemplateStore(const ingest::SiteInfo& site) : site_(site) {}
-  /// Adds (or replaces) a page; titles are normalized as MediaWiki would.
-  void add(const ingest::Page& page);
+  /// Adds (or replaces) a page; titles are normalized as MediaWiki would. Returns its
+  /// entry (null for an invalid title); a later page with the same title replaces the
+  /// contents of the same entry.
+  const Entry* add(const ingest::Page& page);
+  /// The same, taking the page's text over instead of copying it.
+  const Entry* add(ingest::Page&& page);
   /// The entry for a normalized prefixed title, or null.
   Entry* find(const std::string& title);
   const ingest::SiteInfo& site() const { return site_; }
   std::size_t size() const { return entries_.size(); }
 
 private:
+  const Entry* add(const ingest::Page& page, std::string text);
   ingest::SiteInfo site_;
   std::unordered_map<std::string, Entry> entries_;
 };

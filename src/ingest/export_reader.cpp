@@ -8,6 +8,9 @@
 #include <cstring>
 #include <pugixml.hpp>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "ingest/languages.hpp"
 #include "support/sha1.hpp"
@@ -44,6 +47,133 @@ std::optional<std::string> attribute(std::string_view tag, std::string_view name
   return std::nullopt;
 }
 
+bool is_xml_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The page text is almost all of a page's bytes. Where it is plain character data (no
+// markup, no numeric character references, no NUL) it is decoded here in one pass, and
+// pugixml reads only the small rest of the page; everything else goes to pugixml whole.
+
+/// Where the one <text> element's content lies in a page chunk.
+struct PlainText {
+  std::size_t tag = 0;      ///< the '<' of <text
+  std::size_t begin = 0;    ///< first content byte (after the start tag's '>')
+  std::size_t end = 0;      ///< the '<' of </text>
+};
+
+std::optional<PlainText> find_plain_text(std::string_view chunk) {
+  PlainText t;
+  bool found = false;
+  for (std::size_t i = chunk.find("<text"); i != std::string_view::npos; i = chunk.find("<text", i + 1)) {
+    if (i + 5 >= chunk.size() || !is_tag_end(chunk[i + 5])) continue;
+    if (found) return std::nullopt;  // several revisions with text: pugixml decides
+    found = true;
+    t.tag = i;
+  }
+  if (!found) return std::nullopt;
+  // The start tag ends at the first '>' outside quoted attribute values.
+  char quote = 0;
+  std::size_t j = t.tag + 5;
+  for (; j < chunk.size(); ++j) {
+    char c = chunk[j];
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '>' || c == '<') {
+      break;
+    }
+  }
+  if (j >= chunk.size() || chunk[j] != '>' || chunk[j - 1] == '/') return std::nullopt;
+  t.begin = j + 1;
+  t.end = chunk.find('<', t.begin);
+  if (t.end == std::string_view::npos || chunk.compare(t.end, 6, "</text") != 0) return std::nullopt;
+  std::size_t k = t.end + 6;
+  while (k < chunk.size() && is_xml_space(chunk[k])) ++k;
+  if (k >= chunk.size() || chunk[k] != '>') return std::nullopt;
+  return t;
+}
+
+/// Decodes character data as pugixml's parse_default does: the five predefined
+/// entities, CR LF and a lone CR as LF, any other '&' literal. False (and pugixml takes
+/// the page) on a numeric reference "&#" or a NUL byte. The result is the first `length`
+/// bytes of `out`, a scratch buffer kept between pages.
+bool decode_plain_text(std::string_view in, std::string& out, std::size_t& length) {
+  // Escapes are dense in wikitext (every tag is &lt;…&gt;): bytes are written through a
+  // pointer into a buffer sized for the worst case (decoding never lengthens the text).
+  const char* p = in.data();
+  const std::size_t n = in.size();
+  if (out.size() < n) out.resize(n);  // a scratch buffer: only growth is zero-filled
+  char* w = out.data();
+  std::size_t i = 0;
+  auto at = [&](std::size_t k, char c) { return i + k < n && p[i + k] == c; };
+  while (i < n) {
+#ifdef __SSE2__
+    // Sixteen bytes are stored before they are checked: the write position never runs
+    // ahead of the read position, so the store stays inside the buffer.
+    const __m128i amp = _mm_set1_epi8('&'), cr = _mm_set1_epi8('\r'), nul = _mm_setzero_si128();
+    while (i + 16 <= n) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
+      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, cr)),
+                                 _mm_cmpeq_epi8(v, nul));
+      if (int mask = _mm_movemask_epi8(hit)) {
+        auto skip = static_cast<std::size_t>(__builtin_ctz(mask));
+        i += skip;
+        w += skip;
+        break;
+      }
+      i += 16;
+      w += 16;
+    }
+#endif
+    while (i < n && p[i] != '&' && p[i] != '\r' && p[i] != '\0') *w++ = p[i++];
+    if (i >= n) break;
+    char c = p[i];
+    if (c == '\0') return false;
+    if (c == '\r') {
+      *w++ = '\n';
+      i += at(1, '\n') ? 2 : 1;
+    } else if (at(1, '#')) {
+      return false;
+    } else if (i + 6 <= n) {
+      // Room for the longest entity: compare whole words instead of byte by byte.
+      std::uint32_t four;
+      std::memcpy(&four, p + i, 4);
+      auto word = [](const char (&entity)[5]) {
+        std::uint32_t value;
+        std::memcpy(&value, entity, 4);
+        return value;
+      };
+      if (four == word("&lt;")) { *w++ = '<'; i += 4; }
+      else if (four == word("&gt;")) { *w++ = '>'; i += 4; }
+      else if (four == word("&amp") && p[i + 4] == ';') { *w++ = '&'; i += 5; }
+      else if (four == word("&quo") && p[i + 4] == 't' && p[i + 5] == ';') { *w++ = '"'; i += 6; }
+      else if (four == word("&apo") && p[i + 4] == 's' && p[i + 5] == ';') { *w++ = '\''; i += 6; }
+      else { *w++ = '&'; i += 1; }
+    } else if (at(1, 'l') && at(2, 't') && at(3, ';')) {
+      *w++ = '<';
+      i += 4;
+    } else if (at(1, 'g') && at(2, 't') && at(3, ';')) {
+      *w++ = '>';
+      i += 4;
+    } else if (at(1, 'a') && at(2, 'm') && at(3, 'p') && at(4, ';')) {
+      *w++ = '&';
+      i += 5;
+    } else if (at(1, 'q') && at(2, 'u') && at(3, 'o') && at(4, 't') && at(5, ';')) {
+      *w++ = '"';
+      i += 6;
+    } else if (at(1, 'a') && at(2, 'p') && at(3, 'o') && at(4, 's') && at(5, ';')) {
+      *w++ = '\'';
+      i += 6;
+    } else {
+      *w++ = '&';
+      i += 1;
+    }
+  }
+  length = static_cast<std::size_t>(w - out.data());
+  return true;
+}
+
 std::uint64_t to_u64(const char* s) {
   char* end = nullptr;
   errno = 0;
@@ -55,20 +185,35 @@ std::uint64_t to_u64(const char* s) {
 ExportReader::ExportReader(int fd, std::string name, support::DiagnosticSink& sink)
     : fd_(fd), name_(std::move(name)), sink_(sink) {}
 
+char* ExportReader::Buffer::reserve_tail(std::size_t n) {
+  if (capacity_ - size_ < n) {
+    std::size_t capacity = std::max(size_ + n, capacity_ * 2);
+    auto grown = std::make_unique_for_overwrite<char[]>(capacity);
+    if (size_ > 0) std::memcpy(grown.get(), data_.get(), size_);
+    data_ = std::move(grown);
+    capacity_ = capacity;
+  }
+  return data_.get() + size_;
+}
+
+void ExportReader::Buffer::erase_front(std::size_t n) {
+  std::memmove(data_.get(), data_.get() + n, size_ - n);
+  size_ -= n;
+}
+
 bool ExportReader::fill() {
   if (eof_ || failed_) return false;
   std::size_t old = buf_.size();
-  buf_.resize(old + read_chunk);
+  char* tail = buf_.reserve_tail(read_chunk);
   ssize_t n;
-  do n = ::read(fd_, buf_.data() + old, read_chunk);
+  do n = ::read(fd_, tail, read_chunk);
   while (n < 0 && errno == EINTR);
   if (n < 0) {
-    buf_.resize(old);
     sink_.error(name_, support::nowhere, std::string("read failed: ") + std::strerror(errno));
     failed_ = true;
     return false;
   }
-  buf_.resize(old + static_cast<std::size_t>(n));
+  buf_.set_size(old + static_cast<std::size_t>(n));
   total_read_ += static_cast<std::uint64_t>(n);
   peak_ = std::max(peak_, buf_.size());
   if (n == 0) eof_ = true;
@@ -106,7 +251,7 @@ void ExportReader::compact() {
   // Drop consumed input once it is a large share of the buffer, so memory stays at
   // about one page plus one chunk, without moving bytes after every small page.
   if (cur_ > read_chunk && cur_ * 2 > buf_.size()) {
-    buf_.erase(0, cur_);
+    buf_.erase_front(cur_);
     cur_ = 0;
   }
 }
@@ -247,11 +392,41 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
     chunk = repaired;
   }
   pugi::xml_document doc;
-  auto result = doc.load_buffer(chunk.data(), chunk.size(), pugi::parse_default, pugi::encoding_utf8);
-  if (!result) {
-    sink_.error(name_, position_in(chunk, at, static_cast<std::size_t>(result.offset)),
-                std::string("malformed XML in <page>: ") + result.description() + "; page skipped");
-    return std::nullopt;
+  // Fast path: pugixml parses the page without its text content (same offsets up to the
+  // text), and the text is decoded by decode_plain_text. Any doubt (a parse error, the
+  // <text> found is not the latest revision's) and the whole page goes to pugixml.
+  std::optional<PlainText> plain = find_plain_text(chunk);
+  bool plain_ws = false;  // content only XML whitespace: pugixml makes no text node
+  std::size_t plain_length = 0;
+  if (plain) {
+    std::string_view content = chunk.substr(plain->begin, plain->end - plain->begin);
+    plain_ws = std::all_of(content.begin(), content.end(), is_xml_space);
+    if (!plain_ws && !decode_plain_text(content, plain_text_, plain_length)) plain.reset();
+  }
+  if (plain) {
+    outer_.assign(chunk.data(), plain->begin);
+    outer_.append(chunk.substr(plain->end));
+    auto result = doc.load_buffer_inplace(outer_.data(), outer_.size(), pugi::parse_default, pugi::encoding_utf8);
+    auto text = doc.child("page");
+    if (result) {
+      pugi::xml_node latest;
+      for (auto rev : text.children("revision"))
+        if (!latest || std::strcmp(rev.child_value("timestamp"), latest.child_value("timestamp")) >= 0)
+          latest = rev;
+      text = latest.child("text");
+    }
+    if (!result || !text || text.offset_debug() != static_cast<std::ptrdiff_t>(plain->tag + 1)) {
+      plain.reset();
+      doc.reset();
+    }
+  }
+  if (!plain) {
+    auto result = doc.load_buffer(chunk.data(), chunk.size(), pugi::parse_default, pugi::encoding_utf8);
+    if (!result) {
+      sink_.error(name_, position_in(chunk, at, static_cast<std::size_t>(result.offset)),
+                  std::string("malformed XML in <page>: ") + result.description() + "; page skipped");
+      return std::nullopt;
+    }
   }
   auto node = doc.child("page");
   Page page;
@@ -300,10 +475,16 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
                                      " is deleted in this export; page skipped");
     return std::nullopt;
   }
-  auto content = text.first_child();
-  page.source.text_at = position_in(
-      chunk, at, static_cast<std::size_t>(content ? content.offset_debug() : text.offset_debug()));
-  rev.text = text.child_value();
+  if (plain) {
+    page.source.text_at = position_in(chunk, at, plain_ws ? plain->tag + 1 : plain->begin);
+    if (plain_ws) rev.text.clear();
+    else rev.text.assign(plain_text_.data(), plain_length);  // exact size: pages are kept
+  } else {
+    auto content = text.first_child();
+    page.source.text_at = position_in(
+        chunk, at, static_cast<std::size_t>(content ? content.offset_debug() : text.offset_debug()));
+    rev.text = text.child_value();
+  }
   rev.sha1 = latest.child_value("sha1");
   if (rev.sha1.empty()) rev.sha1 = text.attribute("sha1").value();
   if (rev.sha1.empty()) {

@@ -3,8 +3,10 @@
 // so memory stays at one page plus one read chunk however large the dump is.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "ingest/page.hpp"
 #include "support/diagnostic.hpp"
@@ -44,7 +46,24 @@ private:
   std::string name_;
   support::DiagnosticSink& sink_;
   SiteInfo site_;
-  std::string buf_;
+  /// Input bytes read but not consumed. Not a std::string: growing one zero-fills the
+  /// space that read(2) overwrites next, a second pass over every input byte.
+  class Buffer {
+  public:
+    std::size_t size() const { return size_; }
+    const char* data() const { return data_.get(); }
+    char operator[](std::size_t i) const { return data_[i]; }
+    operator std::string_view() const { return {data_.get(), size_}; }
+    /// Room for `n` more bytes after the end (uninitialised).
+    char* reserve_tail(std::size_t n);
+    void set_size(std::size_t n) { size_ = n; }
+    void erase_front(std::size_t n);
+
+  private:
+    std::unique_ptr<char[]> data_;
+    std::size_t size_ = 0, capacity_ = 0;
+  };
+  Buffer buf_;
   std::size_t cur_ = 0;        ///< first unconsumed byte of buf_
   support::Position cur_at_;   ///< position of buf_[cur_] in the input
   bool eof_ = false;
@@ -52,6 +71,8 @@ private:
   bool closed_ = false;        ///< </mediawiki> seen
   std::size_t peak_ = 0;
   std::uint64_t total_read_ = 0;
+  std::string outer_;       ///< a page without its text content, parsed in place by pugixml
+  std::string plain_text_;  ///< scratch for the decoded text content (copied into the page)
 };
 
 }  // namespace wikic::ingest

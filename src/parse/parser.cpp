@@ -10,6 +10,9 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "parse/limits.hpp"
 
@@ -29,6 +32,14 @@ bool istarts_with(std::string_view s, std::string_view prefix) {
   if (s.size() < prefix.size()) return false;
   for (std::size_t i = 0; i < prefix.size(); ++i)
     if (lower(s[i]) != prefix[i]) return false;
+  return true;
+}
+
+// Equality of short names without a memcmp call (tag names are a few bytes).
+bool same_name(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
   return true;
 }
 
@@ -63,24 +74,99 @@ constexpr TagInfo kTags[] = {
     {"meta", kVoid}, {"link", kVoid},
 };
 
+// A table of lowercase names grouped by first letter, so a lookup compares against a
+// handful of them instead of all (every `<` in a page asks up to three tables).
+template <std::size_t N>
+struct NameIndex {
+  std::array<std::string_view, N> names{};
+  std::uint8_t start[27] = {};
+  std::uint8_t order[N] = {};
+
+  // Position of `name` (compared case-insensitively) in the table, or -1.
+  int find(std::string_view name) const {
+    if (name.empty()) return -1;
+    char first = lower(name[0]);
+    if (first < 'a' || first > 'z') return -1;
+    int c = first - 'a';
+    for (int k = start[c]; k < start[c + 1]; ++k) {
+      std::string_view n = names[order[k]];
+      if (n.size() != name.size()) continue;
+      std::size_t i = 1;
+      while (i < n.size() && lower(name[i]) == n[i]) ++i;
+      if (i == n.size()) return order[k];
+    }
+    return -1;
+  }
+};
+
+template <std::size_t N>
+constexpr NameIndex<N> index_names(const std::array<std::string_view, N>& names) {
+  NameIndex<N> index;
+  index.names = names;
+  std::uint8_t count[26] = {};
+  for (std::string_view n : names) ++count[n[0] - 'a'];
+  for (int c = 0; c < 26; ++c) index.start[c + 1] = static_cast<std::uint8_t>(index.start[c] + count[c]);
+  std::uint8_t fill[26] = {};
+  for (std::size_t k = 0; k < N; ++k) {
+    int c = names[k][0] - 'a';
+    index.order[index.start[c] + fill[c]++] = static_cast<std::uint8_t>(k);
+  }
+  return index;
+}
+
+constexpr auto kTagIndex = index_names([] {
+  std::array<std::string_view, std::size(kTags)> names{};
+  for (std::size_t k = 0; k < names.size(); ++k) names[k] = kTags[k].name;
+  return names;
+}());
+
 const TagInfo* find_tag(std::string_view name) {
-  if (name.empty() || name.size() > 10) return nullptr;
-  char buf[10];
-  for (std::size_t i = 0; i < name.size(); ++i) buf[i] = lower(name[i]);
-  std::string_view n(buf, name.size());
-  for (const TagInfo& t : kTags)
-    if (t.name.size() == n.size() && t.name[0] == n[0] && t.name == n) return &t;
-  return nullptr;
+  int k = kTagIndex.find(name);
+  return k < 0 ? nullptr : &kTags[k];
 }
 
 // Extension tags are opaque to this stage (they are strip markers in MediaWiki by now);
 // `pre` and `nowiki` become literal text. Include-control tags are dropped.
-constexpr std::string_view kExtensionTags[] = {
+constexpr auto kExtensionTags = index_names(std::array<std::string_view, 29>{
     "nowiki", "pre", "ref", "references", "gallery", "math", "syntaxhighlight", "source",
     "poem", "section", "translate", "tvar", "languages", "templatedata", "indicator",
     "categorytree", "inputbox", "timeline", "score", "graph", "chem", "ce", "hiero",
-    "charinsert", "imagemap", "mapframe", "maplink", "templatestyles", "tabber"};
-constexpr std::string_view kIncludeTags[] = {"noinclude", "includeonly", "onlyinclude"};
+    "charinsert", "imagemap", "mapframe", "maplink", "templatestyles", "tabber"});
+constexpr auto kIncludeTags =
+    index_names(std::array<std::string_view, 3>{"noinclude", "includeonly", "onlyinclude"});
+
+// Offset of the first byte in [from, to) equal to one of `Cs`, or `to`. Sixteen bytes a
+// step with SSE2: these scans run over every byte of a page several times.
+template <char... Cs>
+std::uint32_t scan_for(const char* base, std::uint32_t from, std::uint32_t to) {
+#ifdef __SSE2__
+  while (from + 16 <= to) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from));
+    __m128i hit = _mm_setzero_si128();
+    ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
+    if (int mask = _mm_movemask_epi8(hit)) return from + static_cast<std::uint32_t>(__builtin_ctz(mask));
+    from += 16;
+  }
+#endif
+  while (from < to && ((base[from] != Cs) && ...)) ++from;
+  return from;
+}
+
+// scan_for with the byte known at run time. Most spans the parser searches are a few
+// dozen bytes, where a call to memchr costs more than the search itself.
+inline std::uint32_t scan_byte(const char* base, std::uint32_t from, std::uint32_t to, char c) {
+#ifdef __SSE2__
+  const __m128i needle = _mm_set1_epi8(c);
+  while (from + 16 <= to) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from));
+    if (int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(v, needle)))
+      return from + static_cast<std::uint32_t>(__builtin_ctz(mask));
+    from += 16;
+  }
+#endif
+  while (from < to && base[from] != c) ++from;
+  return from;
+}
 
 // --- atomic regions ----------------------------------------------------------------
 // Comments, ext tags, unexpanded templates and semantic markers are found in one
@@ -230,6 +316,8 @@ private:
   std::vector<std::vector<Token>> token_pool_;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> pair_pool_;
   std::vector<std::uint32_t> link_opens_;
+  mutable std::size_t region_hint_ = 0;
+  std::vector<std::size_t> quote_scratch_;  // plan_quotes's list, kept to avoid a malloc per line
 
   // --- diagnostics ---
 
@@ -297,19 +385,14 @@ private:
       std::uint32_t limit = next_semantic < semantic_regions.size()
                                 ? semantic_regions[next_semantic].begin : n;
       // Skip quickly to the next byte that can open or close a region.
-      static constexpr auto kRegionStart = [] {
-        std::array<bool, 256> tab{};
-        tab['<'] = tab['{'] = tab['}'] = true;
-        return tab;
-      }();
-      while (i < limit && !kRegionStart[static_cast<unsigned char>(t[i])]) ++i;
+      i = scan_for<'<', '{', '}'>(t.data(), i, limit);
       if (i >= limit) {
         if (i >= n) break;
         continue;
       }
       char c = t[i];
       if (c == '<' && i < limit) {
-        if (t.compare(i, 4, "<!--") == 0) {
+        if (text_at(i, "<!--")) {
           std::size_t close = t.find("-->", i + 4);
           Region r;
           r.begin = i;
@@ -384,10 +467,9 @@ private:
     while (j < t.size() && is_alnum(t[j])) ++j;
     std::string_view name = t.substr(i + 1, j - i - 1);
     if (name.empty()) return 0;
-    std::string_view canon;
-    for (std::string_view e : kExtensionTags)
-      if (name.size() == e.size() && istarts_with(name, e)) canon = e;
-    if (canon.empty()) return 0;
+    int known = kExtensionTags.find(name);
+    if (known < 0) return 0;
+    std::string_view canon = kExtensionTags.names[static_cast<std::size_t>(known)];
     if (j < t.size() && !(is_space(t[j]) || t[j] == '>' || t[j] == '/' || t[j] == '\n')) return 0;
     std::size_t gt = t.find('>', j);
     if (gt == std::string_view::npos) return 0;
@@ -424,11 +506,43 @@ private:
     return 0;
   }
 
-  // First region whose end is after `pos`.
+  // First region whose end is after `pos`. Scans move forward through the page, so the
+  // previous answer or the one after it is almost always right; binary search otherwise.
   std::size_t region_at_or_after(std::uint32_t pos) const {
+    const std::size_t n = regions_.size();
+    std::size_t h = region_hint_;
+    if (h <= n && (h == 0 || regions_[h - 1].end <= pos)) {
+      if (h == n || regions_[h].end > pos) return h;
+      if (h + 1 == n || regions_[h + 1].end > pos) return region_hint_ = h + 1;
+    }
     auto it = std::upper_bound(regions_.begin(), regions_.end(), pos,
                                [](std::uint32_t p, const Region& r) { return p < r.end; });
-    return static_cast<std::size_t>(it - regions_.begin());
+    return region_hint_ = static_cast<std::size_t>(it - regions_.begin());
+  }
+
+  // True if the text at `i` starts with `s` (a few bytes; no memcmp call).
+  bool text_at(std::uint32_t i, std::string_view s) const {
+    if (i > text_.size() || text_.size() - i < s.size()) return false;
+    for (std::size_t k = 0; k < s.size(); ++k)
+      if (text_[i + k] != s[k]) return false;
+    return true;
+  }
+
+  // First occurrence of `needle` in text_[from, to), or `to`: a scan for its first byte,
+  // the rest compared in place (std::string_view::find calls memcmp at every candidate).
+  std::uint32_t find_in(std::uint32_t from, std::uint32_t to, std::string_view needle) const {
+    const char* base = text_.data();
+    const auto m = static_cast<std::uint32_t>(needle.size());
+    while (from + m <= to) {
+      const std::uint32_t last = to - m + 1;  // candidates start before this
+      std::uint32_t h = scan_byte(base, from, last, needle[0]);
+      if (h >= last) return to;
+      std::size_t k = 1;
+      while (k < m && base[h + k] == needle[k]) ++k;
+      if (k == m) return h;
+      from = h + 1;
+    }
+    return to;
   }
 
   // End of the line starting at pos: the next newline that is not inside a region.
@@ -437,9 +551,8 @@ private:
     std::size_t r = region_at_or_after(pos);
     std::uint32_t from = pos;
     for (;;) {
-      const void* hit = std::memchr(text_.data() + from, '\n', n - from);
-      if (!hit) return n;
-      auto nl = static_cast<std::uint32_t>(static_cast<const char*>(hit) - text_.data());
+      std::uint32_t nl = scan_byte(text_.data(), from, n, '\n');
+      if (nl >= n) return n;
       while (r < regions_.size() && regions_[r].end <= nl) ++r;
       if (r < regions_.size() && regions_[r].begin < nl) {
         from = regions_[r].end;
@@ -455,9 +568,8 @@ private:
     std::size_t r = region_at_or_after(from);
     std::uint32_t i = from;
     while (i < to) {
-      std::size_t hit = text_.substr(0, to).find(needle, i);
-      if (hit == std::string_view::npos) return to;
-      auto h = static_cast<std::uint32_t>(hit);
+      std::uint32_t h = find_in(i, to, needle);
+      if (h >= to) return to;
       while (r < regions_.size() && regions_[r].end <= h) ++r;
       if (r < regions_.size() && regions_[r].begin <= h) {
         i = regions_[r].end;
@@ -679,20 +791,17 @@ private:
 
   // BlockLevelPass refuses leading-space <pre> on lines holding block-level tags.
   bool has_block_tag(std::uint32_t b, std::uint32_t e) const {
-    static constexpr std::string_view kNames[] = {
+    static constexpr auto kNames = index_names(std::array<std::string_view, 23>{
         "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "tr", "td", "th", "p", "ul",
-        "ol", "dl", "li", "blockquote", "div", "hr", "center", "caption", "dd", "dt"};
+        "ol", "dl", "li", "blockquote", "div", "hr", "center", "caption", "dd", "dt"});
     for (std::uint32_t i = b; i < e; ++i) {
-      const void* hit = std::memchr(text_.data() + i, '<', e - i);
-      if (!hit) return false;
-      i = static_cast<std::uint32_t>(static_cast<const char*>(hit) - text_.data());
+      i = scan_byte(text_.data(), i, e, '<');
+      if (i >= e) return false;
       std::uint32_t j = i + 1;
       if (j < e && text_[j] == '/') ++j;
       std::uint32_t k = j;
       while (k < e && is_alnum(text_[k])) ++k;
-      std::string_view name = text_.substr(j, k - j);
-      for (std::string_view n : kNames)
-        if (name.size() == n.size() && istarts_with(name, n)) return true;
+      if (kNames.find(text_.substr(j, k - j)) >= 0) return true;
     }
     return false;
   }
@@ -750,8 +859,7 @@ private:
         if (j < e && (text_[j] == '"' || text_[j] == '\'')) {
           char q = text_[j];
           std::uint32_t vb = j + 1;
-          std::uint32_t ve = vb;
-          while (ve < e && text_[ve] != q) ++ve;
+          std::uint32_t ve = scan_byte(text_.data(), vb, e, q);
           a.value = text_.substr(vb, ve - vb);
           i = ve < e ? ve + 1 : e;
         } else {
@@ -776,7 +884,7 @@ private:
       auto attrs = doc_.attributes(m);
       for (std::size_t k = 0; k + 1 < attrs.size(); ++k) {
         const Attribute& earlier = attrs[k];
-        if (earlier.name.size() == a.name.size() && istarts_with(a.name, lower_copy(earlier.name))) {
+        if (iequals(earlier.name, a.name)) {
           warn(nb, "duplicate attribute '" + std::string(a.name) + "' on " + describe(m) +
                        ": a browser keeps the first (" + std::string(earlier.name) + "=\"" +
                        std::string(earlier.value) + "\"), MediaWiki's Sanitizer keeps the last (" +
@@ -787,10 +895,11 @@ private:
     }
   }
 
-  static std::string lower_copy(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = lower(c);
-    return out;
+  static bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (lower(a[i]) != lower(b[i])) return false;
+    return true;
   }
 
   void table_start(std::uint32_t ls, std::uint32_t colons_end, std::uint32_t brace,
@@ -942,7 +1051,7 @@ private:
       while (p < te && text_[p] == ':') ++p;
       std::uint32_t q = p;
       while (q < te && is_space(text_[q])) ++q;
-      if (text_.compare(q, 2, "{|") == 0 && !in_region(q)) {
+      if (text_at(q, "{|") && !in_region(q)) {
         table_start(ts, p, q, te);
         return;
       }
@@ -976,7 +1085,7 @@ private:
         return;
       }
     }
-    if (c == '-' && text_.compare(start, 4, "----") == 0) {
+    if (c == '-' && text_at(start, "----")) {
       start_block(start);
       std::uint32_t e = start;
       while (e < le && text_[e] == '-') ++e;
@@ -1029,13 +1138,13 @@ private:
     std::vector<std::uint32_t>& opens = link_opens_;
     opens.clear();
     // Most segments have no link at all; `]]` before the first `[[` cannot pair.
-    std::size_t first = text_.substr(0, e).find("[[", b);
-    if (first == std::string_view::npos) return;
-    b = static_cast<std::uint32_t>(first);
+    std::uint32_t first = find_in(b, e, "[[");
+    if (first >= e) return;
+    b = first;
     std::size_t r = region_at_or_after(b);
     for (std::uint32_t i = b; i + 1 < e; ++i) {
       // Only bracket bytes matter; regions are checked at those alone.
-      while (i + 1 < e && text_[i] != '[' && text_[i] != ']') ++i;
+      i = scan_for<'[', ']'>(text_.data(), i, e - 1);
       if (i + 1 >= e) break;
       while (r < regions_.size() && regions_[r].end <= i) ++r;
       if (r < regions_.size() && regions_[r].begin <= i) {
@@ -1054,15 +1163,6 @@ private:
     std::sort(pairs.begin(), pairs.end());
   }
 
-  // Bytes that can start inline markup; everything else is copied as text in bulk.
-  static bool special(char c) {
-    static constexpr auto kTable = [] {
-      std::array<bool, 256> t{};
-      t['<'] = t['['] = t['\''] = t['&'] = true;
-      return t;
-    }();
-    return kTable[static_cast<unsigned char>(c)];
-  }
 
   void lex(std::uint32_t b, std::uint32_t e, std::vector<Token>& out) {
     if (pair_pool_.size() <= inline_depth_) pair_pool_.resize(inline_depth_ + 1);
@@ -1096,7 +1196,8 @@ private:
         text_start = i;
         continue;
       }
-      while (i < stop && !special(text_[i])) ++i;
+      // Only these bytes can start inline markup; the rest is copied as text in bulk.
+      i = scan_for<'<', '[', '\'', '&'>(text_.data(), i, stop);
       if (i >= stop) continue;
       char c = text_[i];
       Token t;
@@ -1215,8 +1316,10 @@ private:
     std::string_view trimmed = target;
     while (!trimmed.empty() && is_space(trimmed.front())) trimmed.remove_prefix(1);
     while (!trimmed.empty() && is_space(trimmed.back())) trimmed.remove_suffix(1);
-    if (trimmed.empty() || trimmed.find_first_of("<>[]{}\n") != std::string_view::npos)
-      return false;
+    if (trimmed.empty()) return false;
+    for (char c : trimmed)  // not find_first_of: that is a memchr per forbidden byte
+      if (c == '<' || c == '>' || c == '[' || c == ']' || c == '{' || c == '}' || c == '\n')
+        return false;
     bool file = istarts_with(trimmed, "file:") || istarts_with(trimmed, "image:");
     // A link inside a plain link's text breaks the outer one (only file captions nest).
     if (!file) {
@@ -1244,13 +1347,12 @@ private:
     if (j < stop && !(is_space(text_[j]) || text_[j] == '>' || text_[j] == '/')) return false;
     std::uint32_t g = find_outside(j, e, ">");
     if (g >= e) return false;
-    for (std::string_view inc : kIncludeTags)
-      if (name.size() == inc.size() && istarts_with(name, inc)) {
-        t.kind = Tok::Skip;
-        t.b = i;
-        t.e = g + 1;
-        return true;
-      }
+    if (kIncludeTags.find(name) >= 0) {
+      t.kind = Tok::Skip;
+      t.b = i;
+      t.e = g + 1;
+      return true;
+    }
     const TagInfo* info = find_tag(name);
     if (!info) return false;
     t.kind = end_tag ? Tok::EndTag : Tok::StartTag;
@@ -1267,7 +1369,8 @@ private:
   // Parser::doQuotes: balance counts, then the state machine; a `'''''` whose
   // order is open is decided by the next run (what the 'both' buffer does in MW).
   void plan_quotes(std::vector<Token>& toks, std::uint32_t seg_begin) {
-    std::vector<std::size_t> q;
+    std::vector<std::size_t>& q = quote_scratch_;
+    q.clear();
     for (std::size_t k = 0; k < toks.size(); ++k)
       if (toks[k].kind == Tok::Quote) q.push_back(k);
     if (q.empty()) return;
@@ -1584,7 +1687,7 @@ private:
       case NodeKind::TemplateParameter:
         return true;
       case NodeKind::Element:
-        return table_tag ? o.tag == "table" : (o.flags & kScope) != 0;
+        return table_tag ? same_name(o.tag, "table") : (o.flags & kScope) != 0;
       default:
         return false;
     }
@@ -1596,11 +1699,11 @@ private:
                         std::initializer_list<std::string_view> stop_tags = {}) const {
     for (std::size_t i = stack_.size(); i-- > 1;) {
       const Open& o = stack_[i];
-      if (o.kind == NodeKind::Element && o.tag == name) return i;
+      if (o.kind == NodeKind::Element && same_name(o.tag, name)) return i;
       if (is_boundary(o, table_tag)) return 0;
       if (o.kind == NodeKind::Element)
         for (std::string_view s : stop_tags)
-          if (o.tag == s) return 0;
+          if (same_name(o.tag, s)) return 0;
     }
     return 0;
   }
@@ -1617,23 +1720,23 @@ private:
       // A block start tag closes an open <p> (HTML "close a p element in button scope").
       for (std::size_t i = stack_.size(); i-- > 1;) {
         const Open& o = stack_[i];
-        if (o.kind == NodeKind::Element && o.tag == "p") {
+        if (o.kind == NodeKind::Element && same_name(o.tag, "p")) {
           pop_to(i, t.b, false);
           break;
         }
         if (o.kind != NodeKind::Element || (o.flags & kBlock) || is_boundary(o, false)) break;
       }
     }
-    if (name == "li") {
+    if (same_name(name, "li")) {
       implied_close(find_open("li", false, {"ul", "ol", "div", "table"}), t.b);
-    } else if (name == "dt" || name == "dd") {
+    } else if (same_name(name, "dt") || same_name(name, "dd")) {
       std::size_t i = find_open("dd", false, {"dl", "div"});
       if (i == 0) i = find_open("dt", false, {"dl", "div"});
       implied_close(i, t.b);
-    } else if (name == "tr") {
+    } else if (same_name(name, "tr")) {
       std::size_t i = find_open("tr", true);
       implied_close(i, t.b);
-    } else if (name == "td" || name == "th") {
+    } else if (same_name(name, "td") || same_name(name, "th")) {
       std::size_t i = find_open("td", true, {"tr"});
       if (i == 0) i = find_open("th", true, {"tr"});
       implied_close(i, t.b);
@@ -1652,7 +1755,7 @@ private:
     const TagInfo& info = *t.tag;
     if (info.flags & kVoid) {
       // Sanitizer turns </br> into <br>; other void end tags are dropped.
-      if (info.name == "br") {
+      if (same_name(info.name, "br")) {
         ensure_inline_container(t.b);
         if (open(NodeKind::Element, t.b, t.e, info.flags, info.name) != kNoNode)
           close_top(t.e, false);
@@ -1672,8 +1775,12 @@ private:
 
 }  // namespace
 
-Document parse_document(const ParseInput& input, support::DiagnosticSink& diagnostics,
-                        const ParseOptions& options) {
+namespace {
+
+// `owned` is the page text when the caller hands it over (no copy), else empty and the
+// text is copied from input.text.
+Document parse(const ParseInput& input, std::string* owned, support::DiagnosticSink& diagnostics,
+               const ParseOptions& options) {
   Document doc;
   std::string_view text = input.text;
   // Spans are 32-bit: a page beyond 4 GiB is cut (MediaWiki's own limit is 2 MiB).
@@ -1681,9 +1788,12 @@ Document parse_document(const ParseInput& input, support::DiagnosticSink& diagno
   if (text.size() > kMaxText) {
     diagnostics.warning(options.page, {0, 0}, "page longer than 4 GiB; the rest is ignored");
     text = text.substr(0, kMaxText);
+    if (owned) owned->resize(kMaxText);
   }
-  std::uint16_t src = doc.add_source(std::string(text));
-  doc.reserve(input.text.size() / 12 + 16);
+  std::uint16_t src = doc.add_source(owned ? std::move(*owned) : std::string(text));
+  // Markup-dense pages (the seed page) hold a node per ~18 bytes and an attribute per
+  // ~50; reserving avoids regrowing (and copying) both arrays as the page is read.
+  doc.reserve(input.text.size() / 12 + 16, input.text.size() / 40 + 16);
   NodeId root = doc.add_node(NodeKind::Document, src,
                              {0, static_cast<std::uint32_t>(text.size())}, kNoNode);
   std::size_t diagnostic_count = 0;
@@ -1693,11 +1803,25 @@ Document parse_document(const ParseInput& input, support::DiagnosticSink& diagno
   return doc;
 }
 
+}  // namespace
+
+Document parse_document(const ParseInput& input, support::DiagnosticSink& diagnostics,
+                        const ParseOptions& options) {
+  return parse(input, nullptr, diagnostics, options);
+}
+
 Document parse_document(std::string_view text, support::DiagnosticSink& diagnostics,
                         const ParseOptions& options) {
   ParseInput input;
   input.text = text;
-  return parse_document(input, diagnostics, options);
+  return parse(input, nullptr, diagnostics, options);
+}
+
+Document parse_document_moved(std::string&& text, support::DiagnosticSink& diagnostics,
+                              const ParseOptions& options) {
+  ParseInput input;
+  input.text = text;
+  return parse(input, &text, diagnostics, options);
 }
 
 }  // namespace wikic::parse

@@ -72,4 +72,9 @@ Document parse_document(const ParseInput& input, support::DiagnosticSink& diagno
 Document parse_document(std::string_view text, support::DiagnosticSink& diagnostics,
                         const ParseOptions& options = {});
 
+/// The same as parse_document(text, …), but the Document takes the page text over
+/// instead of copying it (a page is parsed once and its text is not needed after).
+Document parse_document_moved(std::string&& text, support::DiagnosticSink& diagnostics,
+                              const ParseOptions& options = {});
+
 }  // namespace wikic::parse

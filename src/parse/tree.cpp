@@ -89,30 +89,6 @@ std::uint16_t Document::add_source(std::string text) {
   return static_cast<std::uint16_t>(sources_.size() - 1);
 }
 
-NodeId Document::add_node(NodeKind kind, std::uint16_t source, support::Span span,
-                          NodeId parent) {
-  auto id = static_cast<NodeId>(nodes_.size());
-  Node& n = nodes_.emplace_back();
-  n.kind = kind;
-  n.source = source;
-  n.span = span;
-  n.parent = parent;
-  if (parent != kNoNode) {
-    Node& p = nodes_[parent];
-    if (p.last_child == kNoNode)
-      p.first_child = id;
-    else
-      nodes_[p.last_child].next_sibling = id;
-    p.last_child = id;
-  }
-  return id;
-}
-
-std::uint32_t Document::add_attribute(const Attribute& a) {
-  attributes_.push_back(a);
-  return static_cast<std::uint32_t>(attributes_.size() - 1);
-}
-
 std::string_view Document::keep(std::string s) {
   kept_.push_back(std::make_unique<std::string>(std::move(s)));
   return *kept_.back();

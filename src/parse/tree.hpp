@@ -117,12 +117,17 @@ public:
 
   // --- building (used by the parser) ---
   std::uint16_t add_source(std::string text);
+  // add_node and add_attribute are defined below the class: the parser calls them for
+  // every node and attribute of a page, and inlined they cost a few instructions.
   NodeId add_node(NodeKind kind, std::uint16_t source, support::Span span, NodeId parent);
   Node& mutable_node(NodeId id) { return nodes_[id]; }
   std::uint32_t add_attribute(const Attribute& a);
   /// Keeps a string alive as long as the Document (for names that are not in a source).
   std::string_view keep(std::string s);
-  void reserve(std::size_t nodes) { nodes_.reserve(nodes); }
+  void reserve(std::size_t nodes, std::size_t attributes = 0) {
+    nodes_.reserve(nodes);
+    attributes_.reserve(attributes);
+  }
 
 private:
   std::vector<std::unique_ptr<std::string>> sources_;
@@ -131,6 +136,30 @@ private:
   std::vector<std::unique_ptr<std::string>> kept_;
   mutable std::unique_ptr<support::LineIndex> lines_;
 };
+
+inline NodeId Document::add_node(NodeKind kind, std::uint16_t source, support::Span span,
+                                 NodeId parent) {
+  auto id = static_cast<NodeId>(nodes_.size());
+  Node& n = nodes_.emplace_back();
+  n.kind = kind;
+  n.source = source;
+  n.span = span;
+  n.parent = parent;
+  if (parent != kNoNode) {
+    Node& p = nodes_[parent];
+    if (p.last_child == kNoNode)
+      p.first_child = id;
+    else
+      nodes_[p.last_child].next_sibling = id;
+    p.last_child = id;
+  }
+  return id;
+}
+
+inline std::uint32_t Document::add_attribute(const Attribute& a) {
+  attributes_.push_back(a);
+  return static_cast<std::uint32_t>(attributes_.size() - 1);
+}
 
 /// Decodes one entity as written (`&amp;`, `&#x41;`); unknown names come back unchanged.
 std::string decode_entity(std::string_view entity);

@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <array>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <cstring>
 #include <string>
 
@@ -102,6 +105,22 @@ public:
       ignored_elements_ = {"includeonly"};
       xmlish_.push_back("includeonly");
     }
+    for (const auto* list : {&xmlish_, &ignored_tags_})
+      for (const std::string& name : *list) {
+        if (name.empty()) continue;
+        bool slash = name[0] == '/' && name.size() > 1;
+        auto c = static_cast<unsigned char>(name[slash ? 1 : 0]);
+        auto& table = slash ? element_after_slash_ : element_first_;
+        table[c] = true;
+        if (c >= 'a' && c <= 'z') table[c - 'a' + 'A'] = true;
+        auto first = static_cast<unsigned char>(name[0]);
+        std::uint64_t length_bit = std::uint64_t{1} << std::min<std::size_t>(name.size(), 63);
+        name_lengths_[first] |= length_bit;
+        if (first >= 'a' && first <= 'z') name_lengths_[first - 'a' + 'A'] |= length_bit;
+        if (name == "/") element_after_slash_.fill(true);
+      }
+    for (int c = 0; c < 256; ++c)
+      if (element_after_slash_[c]) element_first_['/'] = true;
   }
 
   Tree run();
@@ -272,6 +291,17 @@ private:
   const DiagnosticTarget& diag_;
   Tree tree_;
   std::vector<std::string> xmlish_, ignored_tags_, ignored_elements_, no_more_closing_tag_;
+  // First bytes (either case) of the names in xmlish_ and ignored_tags_: after any other
+  // byte, '<' is text or a comment, known without parsing a name (most '<' in pages
+  // open HTML tags, which the preprocessor leaves alone).
+  std::array<bool, 256> element_first_{};
+  std::array<bool, 256> element_after_slash_{};  // the same for the byte after a leading '/'
+  // Lengths (bit n: n bytes, bit 63: 63 or more) of those names by first byte: `<span`
+  // and `<td` are rejected without comparing against every extension tag name.
+  std::array<std::uint64_t, 256> name_lengths_{};
+  bool may_have_length(char first, std::size_t length) const {
+    return (name_lengths_[static_cast<unsigned char>(first)] >> std::min<std::size_t>(length, 63)) & 1;
+  }
   bool enable_onlyinclude_ = false;
 
   std::vector<Piece> stack_;
@@ -292,6 +322,15 @@ private:
 
   // Stop characters per (closing, findPipe, findEquals): strcspn's search set.
   std::array<std::array<bool, 256>, 5 * 4> stops_{};
+#ifdef __SSE2__
+  // The same sets as byte vectors (at most nine bytes each), for scanning plain text
+  // sixteen bytes a step: literal runs between markup are most of a page.
+  struct StopVectors {
+    __m128i bytes[9];
+    int count = 0;
+  };
+  std::array<StopVectors, 5 * 4> stop_vectors_{};
+#endif
 
   support::LineIndex lines_;
   bool lines_built_ = false;
@@ -308,6 +347,11 @@ void Builder::build_tables() {
       if (closing == kCloseLangConversion) t['}'] = t['-'] = true;
       if (flags & 1) t['|'] = true;
       if (flags & 2) t['='] = true;
+#ifdef __SSE2__
+      auto& v = stop_vectors_[closing * 4 + flags];
+      for (int c = 0; c < 256; ++c)
+        if (t[c]) v.bytes[v.count++] = _mm_set1_epi8(static_cast<char>(c));
+#endif
     }
 }
 
@@ -332,8 +376,24 @@ Tree Builder::run() {
       continue;
     }
 
-    const auto& stop = stops_[closing_ * 4 + (find_pipe_ ? 1 : 0) + (find_equals_ ? 2 : 0)];
+    const int table = closing_ * 4 + (find_pipe_ ? 1 : 0) + (find_equals_ ? 2 : 0);
+    const auto& stop = stops_[table];
     std::uint32_t k = i_;
+#ifdef __SSE2__
+    {
+      const StopVectors& v = stop_vectors_[table];
+      while (k + 16 <= n_) {
+        __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_ + k));
+        __m128i hit = _mm_cmpeq_epi8(block, v.bytes[0]);
+        for (int b = 1; b < v.count; ++b) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(block, v.bytes[b]));
+        if (int mask = _mm_movemask_epi8(hit)) {
+          k += static_cast<std::uint32_t>(__builtin_ctz(mask));
+          break;
+        }
+        k += 16;
+      }
+    }
+#endif
     while (k < n_ && !stop[static_cast<unsigned char>(s_[k])]) ++k;
     if (k > i_) {
       add_literal(accum(), i_, k);
@@ -587,8 +647,11 @@ void Builder::on_angle() {
   const char* last = s_ + n_;
   std::string name_lower;
   bool is_element = false;
-  if (first < last && boost::spirit::x3::parse(first, last, grammar::xmlish_open(), range)) {
-    if (range.size() <= 64) {
+  bool may_be_element = first < last && element_first_[static_cast<unsigned char>(*first)];
+  if (may_be_element && *first == '/')
+    may_be_element = first + 1 < last && element_after_slash_[static_cast<unsigned char>(first[1])];
+  if (may_be_element && boost::spirit::x3::parse(first, last, grammar::xmlish_open(), range)) {
+    if (range.size() <= 64 && may_have_length(*range.begin(), range.size())) {
       name_lower = lower(std::string_view(range.begin(), range.size()));
       is_element = contains(xmlish_, name_lower) || contains(ignored_tags_, name_lower);
     }

@@ -6,6 +6,7 @@
 #include "preprocess/restore_lines.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace wikic::preprocess {
@@ -26,7 +27,14 @@ bool looks_collapsed(std::string_view text) {
   constexpr std::size_t kBytesPerNewline = 1000;
   constexpr std::size_t kMinMarkers = 2;
   if (text.size() < kMinBytes) return false;
-  std::size_t newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  // Counting stops as soon as there are too many newlines: a normal page is decided
+  // after its first few kilobytes.
+  std::size_t newlines = 0;
+  const std::size_t enough = text.size() / kBytesPerNewline + 1;
+  for (const char* p = text.data(), *end = p + text.size();
+       newlines < enough && (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))));
+       ++p)
+    ++newlines;
   if (newlines * kBytesPerNewline > text.size()) return false;
   std::size_t markers = 0;
   for (std::string_view m : {" {| ", " |- ", " |} ", " == "})
@@ -335,6 +343,15 @@ RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Optio
                               "page text has its newlines collapsed into spaces; restored " +
                                   std::to_string(result.replaced + result.inserted) + " line breaks (" +
                                   std::to_string(result.inserted) + " inserted)");
+  return result;
+}
+
+RestoreResult restore_lines_in_place(std::string& text, RestoreMode mode, const Options& options,
+                                     const DiagnosticTarget& diagnostics) {
+  if (mode == RestoreMode::Never || (mode == RestoreMode::Auto && !looks_collapsed(text))) return {};
+  RestoreResult result = restore_lines(text, mode, options, diagnostics);
+  text = std::move(result.text);
+  result.text.clear();
   return result;
 }
 

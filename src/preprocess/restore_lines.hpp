@@ -35,4 +35,9 @@ struct RestoreResult {
 RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Options& options = {},
                             const DiagnosticTarget& diagnostics = {});
 
+/// restore_lines() rewriting `text` itself, so a page that needs nothing is not copied;
+/// the result's `text` is left empty.
+RestoreResult restore_lines_in_place(std::string& text, RestoreMode mode, const Options& options = {},
+                                     const DiagnosticTarget& diagnostics = {});
+
 }  // namespace wikic::preprocess

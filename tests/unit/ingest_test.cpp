@@ -9,6 +9,7 @@
 #include "ingest/input.hpp"
 #include "ingest/languages.hpp"
 #include "support/sha1.hpp"
+#include "support/source.hpp"
 #include "util/run.hpp"
 
 using namespace wikic;
@@ -181,6 +182,45 @@ TEST_CASE("streaming: memory stays at one page plus one read chunk") {
   CHECK(pages == 2500);
   CHECK(r.sink.errors() == 0);
   CHECK(r.stats.peak_buffer_bytes < 4u * 1024 * 1024);
+}
+
+TEST_CASE("page text: character data decoded as an XML parser does, text position exact") {
+  // The reader decodes plain <text> content itself and leaves anything unusual to
+  // pugixml; both must give what XML says the text is.
+  ScratchDir dir;
+  std::string tags;
+  for (int i = 0; i < 40; ++i) tags += "&lt;span class=&quot;x" + std::to_string(i) + "&quot;&gt;t&lt;/span&gt;";
+  std::string tags_decoded;
+  for (int i = 0; i < 40; ++i) tags_decoded += "<span class=\"x" + std::to_string(i) + "\">t</span>";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"a &lt;b&gt; &amp;x; &foo; &quot;q&apos; &amp &lt &AMP; end&", "a <b> &x; &foo; \"q' &amp &lt &AMP; end&"},
+      {"one\r\ntwo\rthree\n\r\n", "one\ntwo\nthree\n\n"},
+      {"&#65;&#x42;c &lt;", "ABc <"},
+      {"  \n\t ", ""},
+      {"", ""},
+      {tags + "\r\n" + tags, tags_decoded + "\n" + tags_decoded},
+  };
+  std::string xml = header;
+  for (std::size_t k = 0; k < cases.size(); ++k) xml += page_xml("P" + std::to_string(k), cases[k].first);
+  xml += "</mediawiki>\n";
+  auto f = (dir / "t.xml").string();
+  wikic::test::spit(dir / "t.xml", xml);
+  auto r = read({f});
+  CHECK(r.sink.errors() == 0);
+  REQUIRE(r.pages.size() == cases.size());
+  support::LineIndex lines(xml);
+  std::size_t from = 0;
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    CAPTURE(k);
+    CHECK(r.pages[k].revision.text == cases[k].second);
+    // The text starts after the start tag, or (no text node: empty or only white space)
+    // the position is the element's name.
+    std::size_t tag = xml.find("<text", from);
+    std::size_t content = xml.find('>', tag) + 1;
+    bool blank = cases[k].first.find_first_not_of(" \t\r\n") == std::string::npos;
+    CHECK(r.pages[k].source.text_at == lines.position(blank ? tag + 1 : content));
+    from = content;
+  }
 }
 
 TEST_CASE("bad input: exact diagnostics, and pages before the fault survive") {

@@ -34,6 +34,40 @@ TEST_CASE("advance() agrees with the line index") {
   CHECK(count_newlines(text) == 2);
 }
 
+TEST_CASE("long texts: line index, newline count and columns agree with a byte-by-byte count") {
+  // Longer than the blocks the counting works in (16 bytes, sums every 255 blocks), with
+  // lines from empty to thousands of bytes and multi-byte characters across blocks.
+  std::string text;
+  unsigned seed = 7;
+  while (text.size() < 20000) {
+    seed = seed * 1103515245u + 12345u;
+    unsigned r = (seed >> 16) % 100;
+    if (r < 10) text += '\n';
+    else if (r < 15) text += "\xC3\xA9";
+    else if (r == 99) text += std::string(5000, 'x');
+    else text += static_cast<char>('a' + r % 26);
+  }
+  std::size_t newlines = 0, line_start = 0, line = 1;
+  LineIndex idx(text);
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
+    if (i % 97 == 0 || i == text.size()) {
+      std::uint32_t column = 1;
+      for (std::size_t k = line_start; k < i; ++k) column += (static_cast<unsigned char>(text[k]) & 0xC0) != 0x80;
+      Position expected{static_cast<std::uint32_t>(line), column};
+      CHECK(idx.position(i) == expected);
+      CHECK(advance({1, 1}, std::string_view(text).substr(0, i)) == expected);
+      CHECK(count_newlines(std::string_view(text).substr(0, i)) == newlines);
+    }
+    if (i < text.size() && text[i] == '\n') {
+      ++newlines;
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  CHECK(idx.line_count() == newlines + 1);
+}
+
 TEST_CASE("sha1 in hex and in MediaWiki's base 36") {
   CHECK(sha1_hex("abc") == "a9993e364706816aba3e25717850c26c9cd0d89d");
   CHECK(sha1_hex("") == "da39a3ee5e6b4b0d3255bfef95601890afd80709");

@@ -19,8 +19,8 @@ namespace {
 /// Maps (document source, offset) to a location; built once per page.
 class Locator {
 public:
-  Locator(const expand::Expansion& e, const parse::Document& doc, std::string file, std::string_view page_text)
-      : e_(e), file_(std::move(file)), page_(page_text), files_(e.sources.size()) {
+  Locator(const expand::Expansion& e, const parse::Document& doc, std::string file)
+      : e_(e), file_(std::move(file)), files_(e.sources.size()) {
     std::unordered_map<std::string_view, const expand::SemanticNode*> by_marker;
     for (const auto& node : e.semantic) by_marker.emplace(node.marker, &node);
     pieces_.assign(doc.source_count(), nullptr);
@@ -49,37 +49,17 @@ public:
   }
 
   select::Where operator()(std::uint16_t source, std::uint32_t offset) {
-    if (source == 0) return at(segment_origin(e_.text, e_.segments, offset));
+    // As Expansion::locate_offset: the expander's segments are exact, so a byte copied
+    // from the page or a template maps to itself, any other to the construct making it.
+    if (source == 0) return at(expand::byte_origin(e_.segments, offset));
     if (source < pieces_.size() && pieces_[source]) {
       const auto& piece = *pieces_[source];
-      return at(piece.segments.empty() ? *calls_[source] : segment_origin(piece.text, piece.segments, offset));
+      return at(piece.segments.empty() ? *calls_[source] : expand::byte_origin(piece.segments, offset));
     }
     return {file_, {0, 0}, {}};
   }
 
 private:
-  // As Expansion::locate_offset: the segment holding the byte; inside a segment copied
-  // byte for byte, the exact byte, else where its producing construct starts. A segment
-  // can also end with page text copied verbatim (the expander runs a semantic marker
-  // into the text after it): a byte in that tail is found by aligning the ends.
-  expand::Origin segment_origin(std::string_view text, const std::vector<expand::Segment>& segments,
-                                std::size_t offset) const {
-    if (segments.empty()) return {};
-    auto it = std::upper_bound(segments.begin(), segments.end(), offset,
-                               [](std::size_t off, const expand::Segment& s) { return off < s.end; });
-    if (it == segments.end()) --it;
-    expand::Origin o = it->origin;
-    if (offset < it->begin) return o;
-    if (o.span.size() == it->end - it->begin) {
-      o.span.begin += static_cast<std::uint32_t>(offset - it->begin);
-    } else if (o.source == 0 && it->end <= text.size() && o.span.end <= page_.size()) {
-      std::size_t tail = it->end - offset;
-      if (tail <= o.span.size() && text.substr(offset, tail) == page_.substr(o.span.end - tail, tail))
-        o.span.begin = o.span.end - static_cast<std::uint32_t>(tail);
-    }
-    return o;
-  }
-
   // Expansion::locate, with the file names and chain notes computed once per page (the
   // selector asks for a position for every class attribute, reported or not).
   select::Where at(const expand::Origin& o) {
@@ -97,7 +77,6 @@ private:
 
   const expand::Expansion& e_;
   std::string file_;
-  std::string_view page_;  ///< the text of source 0 (the page, restored)
   std::vector<std::string> files_;
   std::vector<const expand::Piece*> pieces_;
   std::vector<const expand::Origin*> calls_;
@@ -130,7 +109,7 @@ std::unique_ptr<PageTrees> Pipeline::parse(ingest::Page& page) {
   parse::ParseOptions parse_options;
   parse_options.page = trees->file;
   trees->doc = parse::parse_expansion(trees->expansion, impl_->sink, parse_options);
-  trees->locate = Locator(trees->expansion, trees->doc, trees->file, page.revision.text);
+  trees->locate = Locator(trees->expansion, trees->doc, trees->file);
   return trees;
 }
 

@@ -144,16 +144,8 @@ Expansion::Location Expansion::locate(const Origin& origin) const {
 }
 
 Expansion::Location Expansion::locate_offset(std::size_t offset) const {
-  auto it = std::upper_bound(segments.begin(), segments.end(), offset,
-                             [](std::size_t off, const Segment& s) { return off < s.end; });
-  if (it == segments.end()) {
-    if (segments.empty()) return {sources.empty() ? "" : sources[0].file + "#" + sources[0].title, {1, 1}, ""};
-    --it;
-  }
-  Origin o = it->origin;
-  // Inside a segment that maps byte for byte, move to the exact byte.
-  if (offset >= it->begin && o.span.size() == it->end - it->begin) o.span.begin += static_cast<std::uint32_t>(offset - it->begin);
-  return locate(o);
+  if (segments.empty()) return {sources.empty() ? "" : sources[0].file + "#" + sources[0].title, {1, 1}, ""};
+  return locate(byte_origin(segments, offset));
 }
 
 // ---------------------------------------------------------------- Expander

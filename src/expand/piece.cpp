@@ -1,5 +1,6 @@
 // Provenance-carrying text: appending merges adjacent segments of one source span so a
-// long run of page text stays one segment.
+// long run of page text stays one segment. Only segments copied byte for byte merge, so
+// every byte of a merged segment keeps its exact source offset.
 #include "expand/piece.hpp"
 
 #include <algorithm>
@@ -24,8 +25,11 @@ void Piece::append(std::string_view t, const Origin& origin) {
   auto end = static_cast<std::uint32_t>(text.size());
   if (!segments.empty()) {
     Segment& last = segments.back();
+    // A call's output (a semantic marker, a magic word's value) ends where the call
+    // ends in the source, so the text after the call would otherwise extend it.
     if (last.end == begin && last.origin.source == origin.source && last.origin.chain == origin.chain &&
-        last.origin.span.end == origin.span.begin && origin.span.size() == t.size()) {
+        last.origin.span.end == origin.span.begin && origin.span.size() == t.size() &&
+        last.origin.span.size() == last.end - last.begin) {
       last.end = end;
       last.origin.span.end = origin.span.end;
       return;
@@ -67,6 +71,16 @@ const Origin* Piece::origin_at(std::size_t offset) const {
                              [](std::size_t off, const Segment& s) { return off < s.end; });
   if (it == segments.end()) return &segments.back().origin;
   return &it->origin;
+}
+
+Origin byte_origin(const std::vector<Segment>& segments, std::size_t offset) {
+  if (segments.empty()) return {};
+  auto it = std::upper_bound(segments.begin(), segments.end(), offset,
+                             [](std::size_t off, const Segment& s) { return off < s.end; });
+  if (it == segments.end()) --it;
+  Origin o = it->origin;
+  if (offset >= it->begin && o.span.size() == it->end - it->begin) o.span.begin += static_cast<std::uint32_t>(offset - it->begin);
+  return o;
 }
 
 }  // namespace wikic::expand

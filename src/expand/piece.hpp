@@ -37,6 +37,11 @@ struct Piece {
   const Origin* origin_at(std::size_t offset) const;
 };
 
+/// The origin of byte `offset` of a text made of `segments`: inside a segment copied
+/// byte for byte, that very byte of the source; inside any other (a call's output),
+/// the construct that produced it; past the end, the last segment's. Empty: {}.
+Origin byte_origin(const std::vector<Segment>& segments, std::size_t offset);
+
 /// PHP trim() on plain text.
 std::string_view php_trim(std::string_view s);
 

@@ -4,26 +4,58 @@
 
 #include <algorithm>
 #include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace wikic::parse {
 
 namespace {
-/// Semantic refs for the markers in `text`: each node whose marker occurs there, with
-/// its parameters and, recursively, the nodes inside their values. Markers are unique,
-/// so a node is found in exactly one text.
-std::vector<SemanticNodeRef> refs_in(const expand::Expansion& e, std::string_view text, int depth) {
+/// The semantic nodes of an expansion by marker. Markers all have one size (a fixed
+/// prefix, eight hex digits and a suffix), so a marker in a text is one lookup.
+struct MarkerIndex {
+  const expand::Expansion& e;
+  std::unordered_map<std::string_view, std::uint32_t> nodes;  ///< marker -> index in e.semantic
+  std::size_t marker_size = 0;
+  std::vector<std::uint32_t> seen_in;  ///< per node: the last text scan that met it
+  std::uint32_t scans = 0;
+  explicit MarkerIndex(const expand::Expansion& ex) : e(ex), seen_in(ex.semantic.size(), 0) {
+    nodes.reserve(e.semantic.size());
+    for (std::uint32_t i = 0; i < e.semantic.size(); ++i) {
+      nodes.emplace(e.semantic[i].marker, i);
+      marker_size = e.semantic[i].marker.size();
+    }
+  }
+};
+
+/// Semantic refs for the markers in `text`, in text order: each node whose marker occurs
+/// there, with its parameters and, recursively, the nodes inside their values. A marker
+/// repeated in one text (an argument used twice) is a node at its first place only.
+/// One pass over the text, then one per parameter value: linear in the texts' sizes,
+/// whatever the number of nodes.
+std::vector<SemanticNodeRef> refs_in(MarkerIndex& index, std::string_view text, int depth) {
   std::vector<SemanticNodeRef> refs;
-  if (depth > 64 || text.find(expand::kMarkerPrefix) == std::string_view::npos) return refs;
-  std::vector<std::pair<std::size_t, const expand::SemanticNode*>> found;
-  for (const auto& node : e.semantic)
-    if (auto at = text.find(node.marker); at != std::string_view::npos) found.emplace_back(at, &node);
-  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [at, node] : found) {
+  if (depth > 64 || index.nodes.empty()) return refs;
+  // The whole text is scanned before any parameter is, so this scan's marks stand.
+  const std::uint32_t scan = ++index.scans;
+  std::vector<std::pair<std::size_t, std::uint32_t>> found;
+  for (std::size_t at = text.find(expand::kMarkerPrefix); at != std::string_view::npos;
+       at = text.find(expand::kMarkerPrefix, at + 1)) {
+    auto it = index.nodes.find(text.substr(at, index.marker_size));
+    if (it == index.nodes.end()) continue;  // page text that merely looks like a marker
+    if (index.seen_in[it->second] == scan) continue;
+    index.seen_in[it->second] = scan;
+    found.emplace_back(at, it->second);
+    at += index.marker_size - 1;
+  }
+  for (const auto& [at, i] : found) {
+    const expand::SemanticNode& node = index.e.semantic[i];
     SemanticNodeRef ref;
-    ref.marker = {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(at + node->marker.size())};
-    ref.name = node->name;
-    for (const auto& p : node->parameters)
-      ref.params.push_back({p.name, p.value.text, refs_in(e, p.value.text, depth + 1)});
+    ref.marker = {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(at + node.marker.size())};
+    ref.name = node.name;
+    for (const auto& p : node.parameters)
+      ref.params.push_back({p.name, p.value.text, refs_in(index, p.value.text, depth + 1)});
     refs.push_back(std::move(ref));
   }
   return refs;
@@ -34,7 +66,8 @@ Document parse_expansion(const expand::Expansion& expansion, support::Diagnostic
                          const ParseOptions& options) {
   ParseInput input;
   input.text = expansion.text;
-  input.semantic = refs_in(expansion, expansion.text, 0);
+  MarkerIndex markers(expansion);
+  input.semantic = refs_in(markers, expansion.text, 0);
   // The parser positions its diagnostics in the expanded text; each is moved to the
   // byte of the page or template that produced it.
   support::LineIndex expanded_lines(expansion.text);

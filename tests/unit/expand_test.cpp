@@ -60,6 +60,7 @@ TEST_CASE("#ifexpr truthiness follows ParserFunctions::ifexpr") {
 
 #include "expand/expander.hpp"
 #include "ingest/input.hpp"
+#include "parse/from_expansion.hpp"
 
 namespace {
 struct Expanded {
@@ -170,6 +171,55 @@ TEST_CASE("provenance: argument text comes from the call site, template text fro
   CHECK(at_arg->span.begin == 4);  // "hello" in "{{T|hello}}"
   CHECK(r.sources[at_tpl->source].title == "Template:T");
   CHECK(r.calls[at_tpl->chain].template_title == "Template:T");
+}
+
+TEST_CASE("provenance: text after a semantic marker or a call's output maps byte for byte") {
+  // A marker (or a magic word's value) is not the bytes of its call, so the page text
+  // after it must start a segment of its own instead of being folded into the call's.
+  using namespace wikic;
+  const auto& site = ingest::default_site();
+  expand::TemplateStore store(site);
+  support::DiagnosticSink expand_sink;
+  expand::Expander expander(store, {}, expand_sink);
+  // locate() reads the page's text through its line index: the page outlives the result.
+  auto page = ingest::page_from_wikitext("Page", "{{Feature|name=Well}} then\nsome <span>open\n", "page.wiki", site);
+  auto r = expander.expand_page(page);
+  REQUIRE(r.semantic.size() == 1);
+  const std::string& marker = r.semantic[0].marker;
+  REQUIRE(r.text == marker + " then\nsome <span>open\n");
+  expand::Piece p{r.text, r.segments};
+  // The marker itself stands for the whole call.
+  const auto* at_marker = p.origin_at(3);
+  REQUIRE(at_marker);
+  CHECK(at_marker->span.begin == 0);
+  CHECK(at_marker->span.end == 21);
+  // "<span>" is at byte 32 of the page; its place in the expansion is after the marker.
+  std::size_t span_at = r.text.find("<span>");
+  auto loc = r.locate_offset(span_at);
+  CHECK(loc.file == "page.wiki#Page");
+  CHECK(loc.at.line == 2);
+  CHECK(loc.at.column == 6);
+  auto first_after = r.locate_offset(marker.size());  // the space after the call
+  CHECK(first_after.at.line == 1);
+  CHECK(first_after.at.column == 22);
+
+  support::DiagnosticSink sink;
+  parse::ParseOptions options;
+  options.page = "page.wiki#Page";
+  parse::parse_expansion(r, sink, options);
+  std::vector<std::string> unclosed;
+  for (const auto& d : sink.all())
+    if (d.message.find("never closed") != std::string::npos) unclosed.push_back(d.format());
+  REQUIRE(unclosed.size() == 1);
+  CHECK(unclosed[0] == "page.wiki#Page:2:6: warning: <span> opened here is never closed");
+
+  // The same for a magic word's value followed by page text.
+  auto magic = ingest::page_from_wikitext("Page", "{{PAGENAME}}<span>x", "page.wiki", site);
+  auto m = expander.expand_page(magic);
+  REQUIRE(m.text == "Page<span>x");
+  auto after = m.locate_offset(4);
+  CHECK(after.at.line == 1);
+  CHECK(after.at.column == 13);
 }
 
 TEST_CASE("Translate markup is transparent and its units are kept as regions") {

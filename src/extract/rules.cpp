@@ -927,7 +927,19 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   rule.round = round_;
   rule.step = step_;
   rule.block = block_;
-  const select::Condition full = use_row_condition_ ? row_condition_ : conditions_.full.at(cond_node);
+  select::Condition full = use_row_condition_ ? row_condition_ : conditions_.full.at(cond_node);
+  // A structural class the page's script computes (`showStep1A_Messages`) keeps `true` in
+  // the path condition, but shows its row only with what it requires (schema/selectors
+  // .yaml `requires`): the Messages reminder of a step is no rule without Messages.
+  if (!use_row_condition_) {
+    bool required = false;
+    for (NodeId a = cond_node; a != kNoNode; a = doc_.node(a).parent)
+      if (auto it = conditions_.projection_only.find(a); it != conditions_.projection_only.end()) {
+        full = select::conjoin(full, it->second);
+        required = true;
+      }
+    if (required) full = v_.simplify(full);
+  }
   use_row_condition_ = false;
   std::optional<std::string> parent = std::move(parent_override_);
   parent_override_.reset();

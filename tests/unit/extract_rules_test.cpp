@@ -146,6 +146,42 @@ TEST_CASE("spot checks: wells, witch, ghosts, robber") {
   }));
 }
 
+TEST_CASE("rows shown by page-computed step classes belong to that step") {
+  // `showStep<X>_Messages` and `showStep<X>_Complete` rows are shown by the page's script
+  // (schema/selectors.yaml `structural`), not by a selection: the rule the row holds is
+  // under step <X>, and its condition is only what the class requires (Messages) or none.
+  std::string text;
+  support::DiagnosticSink sink;
+  ingest::read_inputs({test::source_path("corpus/wica/scoring-during-turn-sequence.xml")}, {}, sink,
+                      [&](const ingest::SiteInfo&, ingest::Page&& page) { text = page.revision.text; });
+  REQUIRE(!text.empty());
+  const std::string mark = "class=\"showStep";
+  std::map<std::string, std::size_t> rows;
+  for (std::size_t at = text.find(mark); at != std::string::npos; at = text.find(mark, at + 1)) {
+    std::size_t begin = at + mark.size(), end = text.find('"', begin);
+    REQUIRE(end != std::string::npos);
+    std::string name = text.substr(begin, end - begin);  // "1A_Messages", "2B-2_Complete"
+    std::size_t us = name.find('_');
+    REQUIRE(us != std::string::npos);
+    std::string step = name.substr(0, us), what = name.substr(us + 1);
+    if (what == "Empty") continue;  // "no particular actions" rows: non-rules
+    std::size_t row = text.rfind("|-", at);
+    REQUIRE(row != std::string::npos);
+    const extract::Rule* first = nullptr;
+    for (const auto& r : seed().rules)
+      if (r.source.offset >= static_cast<std::int64_t>(row) && (!first || r.source.offset < first->source.offset))
+        first = &r;
+    REQUIRE(first);
+    INFO("row of showStep" << name << ": rule " << first->id);
+    CHECK(first->parent.empty());
+    CHECK(first->step.rfind("Step " + step + ":", 0) == 0);
+    CHECK(first->when == (what == "Messages" ? "Messages" : "true"));
+    ++rows[what];
+  }
+  CHECK(rows["Messages"] == 4);
+  CHECK(rows["Complete"] == 1);
+}
+
 TEST_CASE("rule ids are unique, readable and sub-rules sit under their parent") {
   std::set<std::string> ids;
   for (const auto& r : seed().rules) {

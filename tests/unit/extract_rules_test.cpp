@@ -137,13 +137,33 @@ TEST_CASE("spot checks: wells, witch, ghosts, robber") {
   CHECK(fairy.front()->description.c1.find("follower") != std::string::npos);
   CHECK(fairy.front()->description.c2.find("meeple") != std::string::npos);
 
-  auto robber = find("Robber");
-  REQUIRE(!robber.empty());
-  CHECK(std::any_of(robber.begin(), robber.end(), [](const extract::Rule* r) {
-    return std::any_of(r->points.begin(), r->points.end(), [](const extract::PointsEntry& e) {
-      return e.points.op == extract::PointsOp::fraction && e.points.denominator == 2;
-    });
-  }));
+  // "1/2 primary points scored (rounded up)": half of what the counting figure beside
+  // the robber scored, not half of the feature; the one expression of the row.
+  auto robber = find("Robber beside scoring");
+  REQUIRE(robber.size() == 1);
+  REQUIRE(robber.front()->points.size() == 1);
+  const auto& stolen = robber.front()->points.front();
+  CHECK(stolen.points.op == extract::PointsOp::fraction);
+  CHECK(stolen.points.value == 1);
+  CHECK(stolen.points.denominator == 2);
+  CHECK(stolen.points.basis == "primary");
+  CHECK(stolen.points.rounding == "up");
+  CHECK(stolen.when == "true");
+  CHECK(robber.front()->when == "Robbers");
+
+  // The teacher's rows: equal points to the feature's scoring, one per feature block.
+  std::size_t teacher = 0;
+  for (const auto& r : seed().rules)
+    if (r.rules.text == "Equal points to feature scoring") {
+      ++teacher;
+      CHECK(!r.points_unparsed);
+      REQUIRE(r.points.size() == 1);
+      CHECK(r.points.front().points.op == extract::PointsOp::multiply);
+      CHECK(r.points.front().points.value == 1);
+      CHECK(r.points.front().points.basis == "feature");
+      CHECK(r.when.find("Teacher") != std::string::npos);
+    }
+  CHECK(teacher == 13);
 }
 
 TEST_CASE("rows shown by page-computed step classes belong to that step") {

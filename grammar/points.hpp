@@ -1,7 +1,8 @@
 // Declarations of the X3 rule for WICA's scoring expressions, the text of a rules cell
 // such as "(+1) point / tile", "×2 points", "1/2 points (rounded up)",
-// "(+number on bathhouse) points / bathhouse". The extract stage turns the result into
-// the `points` field of a rule.
+// "(+number on bathhouse) points / bathhouse", "1/2 primary points scored (rounded up)",
+// "Equal points to feature scoring". The extract stage turns the result into the `points`
+// field of a rule.
 #pragma once
 #include <boost/spirit/home/x3.hpp>
 #include <string>
@@ -15,7 +16,15 @@ struct PointsExpression {
   std::string op;
   double value = 0;  ///< with a quantity: 0 when it is added, -1 when it is subtracted
   double denominator = 1;
-  std::string quantity;  ///< a named amount: "number on bathhouse"
+  std::string quantity;  ///< a named amount: "number on bathhouse", "Animal token"
+  /// The words naming the score the amount is taken from, as written: "primary" in
+  /// "1/2 primary points", "feature scoring" in "Equal points to feature scoring",
+  /// "After-the-game" in "After-the-game points". The extract stage accepts only the
+  /// words its vocabulary knows (schema/extract.yaml `point_bases`).
+  std::string basis;
+  /// Where the basis words stood: "amount" (between a number and "points"), "equal"
+  /// ("Equal points to …"), "whole" (alone before "points": all of that score).
+  std::string basis_form;
   std::string per;       ///< "tile", "ghost added to player's …" (after '/', "per", "for each")
   std::string rounding;  ///< "up", "down" or ""
 };

@@ -1,7 +1,9 @@
 // Definition of the scoring-expression rule. An amount (signed, multiplied, a fraction
-// or a plain number), the word "point(s)", then optionally what it counts per and how
-// it rounds. Actions write into the rule's own attribute, so the alternatives need no
-// Fusion adaptation.
+// or a plain number), optionally a word naming the score it is taken from, the word
+// "point(s)", then optionally what it counts per and how it rounds; or an amount named
+// by words alone ("Equal points to feature scoring", "After-the-game points", "Animal
+// token points"). Actions write into the rule's own attribute, so the alternatives need
+// no Fusion adaptation.
 #pragma once
 #include "grammar/points.hpp"
 
@@ -13,7 +15,12 @@ const auto blank = x3::omit[*x3::char_(" \t\xC2\xA0")];
 const auto times = x3::lit("\xC3\x97") | x3::lit('x') | x3::lit('X') | x3::lit('*');
 // A minus may be typed as U+2212.
 const auto minus = x3::lit('-') | x3::lit("\xE2\x88\x92");
-const auto number = x3::double_;
+// A number starts with a digit: x3::double_ alone also reads "inf" and "nan", and the
+// scan now tries words too.
+const auto number = &x3::digit >> x3::double_;
+// Letters and hyphens: "primary", "After-the-game".
+const auto word = +x3::char_("a-zA-Z-");
+const auto spaces = +x3::lit(' ');
 
 const auto set_op = [](const char* op) { return [op](auto& ctx) { x3::_val(ctx).op = op; }; };
 const auto set_value = [](auto& ctx) { x3::_val(ctx).value = x3::_attr(ctx); };
@@ -32,6 +39,14 @@ const auto set_per = [](auto& ctx) {
   while (!p.empty() && (p.back() == ' ' || p.back() == '\t')) p.pop_back();
   x3::_val(ctx).per = p;
 };
+const auto set_one = [](auto& ctx) { x3::_val(ctx).value = 1; };
+const auto set_basis = [](const char* form) {
+  return [form](auto& ctx) {
+    auto& r = x3::_attr(ctx);
+    x3::_val(ctx).basis.assign(r.begin(), r.end());
+    x3::_val(ctx).basis_form = form;
+  };
+};
 const auto set_rounding = [](const char* how) { return [how](auto& ctx) { x3::_val(ctx).rounding = how; }; };
 
 const auto quantity = x3::raw[x3::char_("a-zA-Z") >> *(~x3::char_(")"))];
@@ -42,13 +57,27 @@ const auto signed_amount =
      (times >> blank >> number[set_value][set_op("multiply")]) |
      (x3::lit('+') >> blank >> quantity[set_quantity][set_op("add")]) |
      // "(-number on bathhouse) points": the quantity is subtracted (value -1).
-     (minus >> blank >> quantity[set_quantity][set_op("add")][set_negative])) >>
+     (minus >> blank >> quantity[set_quantity][set_op("add")][set_negative]) |
+     // "(#correct signpost types) points": an unsigned quantity, written as a count.
+     x3::raw[x3::lit('#') >> +(~x3::char_(")"))][set_quantity][set_op("add")]) >>
     blank >> x3::lit(')');
 const auto multiplied = times >> blank >> number[set_value][set_op("multiply")];
 const auto fraction = number[set_value] >> x3::lit('/') >> number[set_denominator][set_op("fraction")];
 const auto fixed = number[set_value][set_op("fixed")];
 const auto amount = signed_amount | multiplied | fraction | fixed;
 const auto unit = x3::lit("points") | x3::lit("point");
+// "1/2 primary points": one word between the amount and "points" names the score the
+// amount is taken from. Tried after the plain unit, so "2 points" never sets a basis.
+const auto qualified_unit = unit | (!unit >> x3::raw[word][set_basis("amount")] >> spaces >> unit);
+// "points scored (rounded up)": the participle changes nothing.
+const auto scored = -(blank >> x3::lit("scored"));
+// "Equal points to feature scoring": as many points as the named score.
+const auto equal = (x3::lit("Equal") >> spaces >> unit >> spaces >> x3::lit("to") >> spaces >>
+                    x3::raw[word >> *(spaces >> word)][set_basis("equal")])[set_op("multiply")][set_one];
+// "Animal token points / follower": the number the token shows.
+const auto token_amount = x3::raw[word >> spaces >> x3::lit("token")][set_quantity][set_op("add")] >> spaces >> unit;
+// "After-the-game points": all of the named score, no amount.
+const auto whole = x3::raw[word][set_basis("whole")][set_op("multiply")][set_one] >> spaces >> unit;
 // What the points count: up to the end of the clause.
 const auto per_word = x3::lit('/') | x3::lit("per ") | x3::lit("for each ");
 const auto per = blank >> per_word >> blank >> x3::raw[+(~x3::char_(",;()\n<|"))][set_per];
@@ -59,8 +88,9 @@ const auto rounding = blank >> x3::lit('(') >> blank >> x3::lit("rounded") >> bl
 const PointsExpressionRule points_expression_rule = "points_expression";
 
 const auto points_expression_rule_def =
-    points_detail::amount >> points_detail::blank >> points_detail::unit >> -points_detail::per >>
-    -points_detail::rounding;
+    ((points_detail::amount >> points_detail::blank >> points_detail::qualified_unit) | points_detail::equal |
+     points_detail::token_amount | points_detail::whole) >>
+    points_detail::scored >> -points_detail::per >> -points_detail::rounding;
 
 BOOST_SPIRIT_DEFINE(points_expression_rule)
 

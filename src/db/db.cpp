@@ -107,6 +107,7 @@ Rule rule(const Json& j) {
         q.op = str(e, "op");
         if (e.contains("value") && e["value"].is_number()) q.value = e["value"].get<double>();
         q.quantity = str(e, "quantity");
+        q.basis = str(e, "basis");
         if (e.contains("denominator") && e["denominator"].is_number()) q.denominator = e["denominator"].get<double>();
         q.per = str(e, "per");
         q.rounding = str(e, "rounding");

@@ -32,6 +32,7 @@ Json points(const extract::Rule& r) {
     if (e.points.quantity.empty() || e.points.value < 0) p["value"] = e.points.value;
     if (!e.points.quantity.empty()) p["quantity"] = e.points.quantity;
     if (e.points.op == extract::PointsOp::fraction) p["denominator"] = e.points.denominator;
+    if (!e.points.basis.empty()) p["basis"] = e.points.basis;
     if (!e.points.per.empty()) p["per"] = e.points.per;
     if (!e.points.rounding.empty()) p["rounding"] = e.points.rounding;
     p["when"] = e.when;

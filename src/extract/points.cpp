@@ -4,8 +4,11 @@
 #include "extract/points.hpp"
 
 #include <cctype>
+#include <stdexcept>
+#include <yaml-cpp/yaml.h>
 
 #include "grammar/points.hpp"
+#include "support/embedded.hpp"
 
 namespace wikic::extract {
 
@@ -19,18 +22,41 @@ const char* to_string(PointsOp op) {
   return "fixed";
 }
 
-std::vector<Points> find_points(std::string_view text) {
+const PointBases& point_bases() {
+  static const PointBases bases = [] {
+    auto bytes = support::embedded_file("extract.yaml");
+    if (!bytes) throw std::logic_error("schema/extract.yaml is not embedded");
+    YAML::Node y = YAML::Load(std::string(*bytes));
+    PointBases out;
+    for (const auto& b : y["point_bases"])
+      out.emplace(b["form"].as<std::string>() + ":" + b["words"].as<std::string>(), b["basis"].as<std::string>());
+    return out;
+  }();
+  return bases;
+}
+
+std::vector<Points> find_points(std::string_view text, const PointBases& bases) {
   std::vector<Points> out;
   const char* begin = text.data();
   const char* end = begin + text.size();
   for (const char* p = begin; p < end;) {
     auto c = static_cast<unsigned char>(*p);
     bool boundary = p == begin || !std::isalnum(static_cast<unsigned char>(p[-1]));
-    bool can_start = c == '(' || std::isdigit(c) || c == 0xC3 || c == 'x' || c == 'X' || c == '*' || c == '-';
+    bool can_start = c == '(' || std::isdigit(c) || std::isalpha(c) || c == 0xC3 || c == '*' || c == '-';
     if (boundary && can_start) {
       const char* it = p;
       grammar::PointsExpression e;
-      if (grammar::parse_points(it, end, e)) {
+      std::string basis;
+      bool parsed = grammar::parse_points(it, end, e);
+      bool known = true;
+      if (parsed && !e.basis.empty()) {
+        std::string key = e.basis_form + ":";
+        for (char ch : e.basis) key += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        auto found = bases.find(key);
+        known = found != bases.end();
+        if (known) basis = found->second;
+      }
+      if (parsed && known) {
         Points pts;
         pts.op = e.op == "add" ? PointsOp::add
                  : e.op == "multiply" ? PointsOp::multiply
@@ -39,6 +65,7 @@ std::vector<Points> find_points(std::string_view text) {
         pts.value = e.value;
         pts.denominator = e.denominator;
         pts.quantity = e.quantity;
+        pts.basis = std::move(basis);
         pts.per = e.per;
         pts.rounding = e.rounding;
         pts.text.assign(p, it);

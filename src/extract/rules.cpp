@@ -32,7 +32,7 @@ struct Mapping {
   std::map<std::string, std::string, std::less<>> kinds, scoringtype, icons, trigger_flags;
   std::string core_class, box_class, plus_suffix, plus_trigger;
   std::vector<std::string> legend_classes, round_prefixes, step_prefixes, phase_box_classes, image_prefixes,
-      image_suffixes, point_qualifiers;
+      image_suffixes;
   std::vector<std::pair<std::string, std::string>> non_rules;  ///< (reason, text start)
   std::set<std::string, std::less<>> reference_templates, text_templates;
   std::size_t id_words = 8;
@@ -73,7 +73,6 @@ const Mapping& mapping() {
     read_list(y["phase_box_classes"], r.phase_box_classes);
     read_list(y["image_prefixes"], r.image_prefixes);
     read_list(y["image_suffixes"], r.image_suffixes);
-    read_list(y["point_qualifiers"], r.point_qualifiers);
     read_list(y["reference_templates"], r.reference_templates);
     read_list(y["text_templates"], r.text_templates);
     for (const auto& n : y["non_rules"])
@@ -819,12 +818,7 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
     for (std::size_t i = 0; i < runs.size(); ++i) {
       if (!v_.satisfiable_under(runs[i].cond, e)) continue;
       at.emplace_back(text.size(), i);
-      std::string piece = runs[i].text;
-      // "1/2 primary points": words between the amount and "points" that the points
-      // grammar does not take are dropped before it reads the text.
-      for (const auto& q : m_.point_qualifiers)
-        for (std::size_t k = piece.find(q); k != std::string::npos; k = piece.find(q, k)) piece.erase(k, q.size());
-      text += piece;
+      text += runs[i].text;
     }
     for (Points& p : find_points(text)) {
       // The condition of a points entry is the one of the run its expression starts in
@@ -835,7 +829,7 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
       std::string ed = select::to_string(e);
       auto same = std::find_if(out.begin(), out.end(), [&](const PointsEntry& q) {
         return q.points.op == p.op && q.points.value == p.value && q.points.denominator == p.denominator &&
-               q.points.quantity == p.quantity && q.points.per == p.per && q.points.rounding == p.rounding &&
+               q.points.quantity == p.quantity && q.points.basis == p.basis && q.points.per == p.per && q.points.rounding == p.rounding &&
                q.when == when && std::find(q.editions.begin(), q.editions.end(), ed) == q.editions.end();
       });
       if (same != out.end()) {
@@ -927,7 +921,19 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   rule.round = round_;
   rule.step = step_;
   rule.block = block_;
-  const select::Condition full = use_row_condition_ ? row_condition_ : conditions_.full.at(cond_node);
+  select::Condition full = use_row_condition_ ? row_condition_ : conditions_.full.at(cond_node);
+  // A structural class the page's script computes (`showStep1A_Messages`) keeps `true` in
+  // the path condition, but shows its row only with what it requires (schema/selectors
+  // .yaml `requires`): the Messages reminder of a step is no rule without Messages.
+  if (!use_row_condition_) {
+    bool required = false;
+    for (NodeId a = cond_node; a != kNoNode; a = doc_.node(a).parent)
+      if (auto it = conditions_.projection_only.find(a); it != conditions_.projection_only.end()) {
+        full = select::conjoin(full, it->second);
+        required = true;
+      }
+    if (required) full = v_.simplify(full);
+  }
   use_row_condition_ = false;
   std::optional<std::string> parent = std::move(parent_override_);
   parent_override_.reset();

@@ -137,13 +137,69 @@ TEST_CASE("spot checks: wells, witch, ghosts, robber") {
   CHECK(fairy.front()->description.c1.find("follower") != std::string::npos);
   CHECK(fairy.front()->description.c2.find("meeple") != std::string::npos);
 
-  auto robber = find("Robber");
-  REQUIRE(!robber.empty());
-  CHECK(std::any_of(robber.begin(), robber.end(), [](const extract::Rule* r) {
-    return std::any_of(r->points.begin(), r->points.end(), [](const extract::PointsEntry& e) {
-      return e.points.op == extract::PointsOp::fraction && e.points.denominator == 2;
-    });
-  }));
+  // "1/2 primary points scored (rounded up)": half of what the counting figure beside
+  // the robber scored, not half of the feature; the one expression of the row.
+  auto robber = find("Robber beside scoring");
+  REQUIRE(robber.size() == 1);
+  REQUIRE(robber.front()->points.size() == 1);
+  const auto& stolen = robber.front()->points.front();
+  CHECK(stolen.points.op == extract::PointsOp::fraction);
+  CHECK(stolen.points.value == 1);
+  CHECK(stolen.points.denominator == 2);
+  CHECK(stolen.points.basis == "primary");
+  CHECK(stolen.points.rounding == "up");
+  CHECK(stolen.when == "true");
+  CHECK(robber.front()->when == "Robbers");
+
+  // The teacher's rows: equal points to the feature's scoring, one per feature block.
+  std::size_t teacher = 0;
+  for (const auto& r : seed().rules)
+    if (r.rules.text == "Equal points to feature scoring") {
+      ++teacher;
+      CHECK(!r.points_unparsed);
+      REQUIRE(r.points.size() == 1);
+      CHECK(r.points.front().points.op == extract::PointsOp::multiply);
+      CHECK(r.points.front().points.value == 1);
+      CHECK(r.points.front().points.basis == "feature");
+      CHECK(r.when.find("Teacher") != std::string::npos);
+    }
+  CHECK(teacher == 13);
+}
+
+TEST_CASE("rows shown by page-computed step classes belong to that step") {
+  // `showStep<X>_Messages` and `showStep<X>_Complete` rows are shown by the page's script
+  // (schema/selectors.yaml `structural`), not by a selection: the rule the row holds is
+  // under step <X>, and its condition is only what the class requires (Messages) or none.
+  std::string text;
+  support::DiagnosticSink sink;
+  ingest::read_inputs({test::source_path("corpus/wica/scoring-during-turn-sequence.xml")}, {}, sink,
+                      [&](const ingest::SiteInfo&, ingest::Page&& page) { text = page.revision.text; });
+  REQUIRE(!text.empty());
+  const std::string mark = "class=\"showStep";
+  std::map<std::string, std::size_t> rows;
+  for (std::size_t at = text.find(mark); at != std::string::npos; at = text.find(mark, at + 1)) {
+    std::size_t begin = at + mark.size(), end = text.find('"', begin);
+    REQUIRE(end != std::string::npos);
+    std::string name = text.substr(begin, end - begin);  // "1A_Messages", "2B-2_Complete"
+    std::size_t us = name.find('_');
+    REQUIRE(us != std::string::npos);
+    std::string step = name.substr(0, us), what = name.substr(us + 1);
+    if (what == "Empty") continue;  // "no particular actions" rows: non-rules
+    std::size_t row = text.rfind("|-", at);
+    REQUIRE(row != std::string::npos);
+    const extract::Rule* first = nullptr;
+    for (const auto& r : seed().rules)
+      if (r.source.offset >= static_cast<std::int64_t>(row) && (!first || r.source.offset < first->source.offset))
+        first = &r;
+    REQUIRE(first);
+    INFO("row of showStep" << name << ": rule " << first->id);
+    CHECK(first->parent.empty());
+    CHECK(first->step.rfind("Step " + step + ":", 0) == 0);
+    CHECK(first->when == (what == "Messages" ? "Messages" : "true"));
+    ++rows[what];
+  }
+  CHECK(rows["Messages"] == 4);
+  CHECK(rows["Complete"] == 1);
 }
 
 TEST_CASE("rule ids are unique, readable and sub-rules sit under their parent") {

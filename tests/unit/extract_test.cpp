@@ -85,7 +85,63 @@ TEST_CASE("expressions in running text from the seed page") {
 TEST_CASE("text that is not a scoring expression") {
   CHECK(find_points("Max2 points").empty());
   CHECK(find_points("no points here").empty());
-  CHECK(find_points("Equal points to feature scoring").empty());
+  // Words the basis vocabulary (schema/extract.yaml point_bases) does not know are not
+  // guessed at: neither between an amount and "points" nor standing alone.
+  CHECK(find_points("2 bonus points").empty());
+  CHECK(find_points("Equal points to the best road").empty());
+  CHECK(find_points("Bonus points").empty());
+  CHECK(find_points("the primary points").empty());
+  // Numbers start with a digit: x3's double_ would read these words.
+  CHECK(find_points("inf points").empty());
+  CHECK(find_points("nan point").empty());
   CHECK(find_points("").empty());
   CHECK(find_points("(+) points").empty());
+}
+
+TEST_CASE("amounts taken from another score keep that score as their basis") {
+  // The robber's row of the seed: half of the primary points its counting figure scored.
+  auto p = only("1/2 primary points scored (rounded up)");
+  CHECK(p.op == PointsOp::fraction);
+  CHECK(p.value == 1);
+  CHECK(p.denominator == 2);
+  CHECK(p.basis == "primary");
+  CHECK(p.rounding == "up");
+  CHECK(p.text == "1/2 primary points scored (rounded up)");
+  CHECK(only("2 points").basis.empty());
+
+  // The teacher's rows: as many points as the feature's scoring.
+  p = only("Equal points to feature scoring");
+  CHECK(p.op == PointsOp::multiply);
+  CHECK(p.value == 1);
+  CHECK(p.basis == "feature");
+
+  // Messages tiles: all of what the feature would score after the game.
+  p = only("After-the-game points from road with at least one of player's meeples and the lowest scoring");
+  CHECK(p.op == PointsOp::multiply);
+  CHECK(p.value == 1);
+  CHECK(p.basis == "after-the-game");
+  CHECK(p.text == "After-the-game points");
+
+  // A vocabulary passed in replaces the schema's.
+  PointBases mine{{"amount:bonus", "bonus"}};
+  auto all = find_points("2 bonus points, 1/2 primary points", mine);
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].basis == "bonus");
+  CHECK(all[0].value == 2);
+}
+
+TEST_CASE("named quantities without a sign") {
+  auto p = only("Animal token points / meeple");
+  CHECK(p.op == PointsOp::add);
+  CHECK(p.quantity == "Animal token");
+  CHECK(p.per == "meeple");
+  CHECK(p.basis.empty());
+  CHECK(only("Fruit token points").quantity == "Fruit token");
+
+  p = only("(#correct signpost types) points / signpost in correct direction");
+  CHECK(p.op == PointsOp::add);
+  CHECK(p.quantity == "#correct signpost types");
+  CHECK(p.value == 0);
+  CHECK(p.per == "signpost in correct direction");
+  CHECK(find_points("(#) points").empty());
 }

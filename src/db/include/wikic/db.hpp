@@ -26,6 +26,7 @@ struct Points {
   std::string op;  ///< add, multiply, fraction, fixed
   std::optional<double> value;
   std::string quantity;  ///< a named amount instead of a value
+  std::string basis;     ///< primary, feature, after-the-game: the score the amount is taken from; "" the rule's own
   double denominator = 1;
   std::string per, rounding, when, text;
   std::vector<std::string> editions;  ///< empty: every edition

@@ -250,7 +250,8 @@ std::string join(const std::vector<std::string>& v) {
 /// A rule's scoring by what does not depend on the language: the operations, amounts and
 /// conditions, as a set (an edition's wording may repeat an amount the other states once).
 /// Words are left out: `per` and `quantity` are the language's, and rounding is read from
-/// English words ("rounded up") the grammar does not know in other languages.
+/// English words ("rounded up") the grammar does not know in other languages; so is the
+/// basis ("primary points").
 std::string points_text(const extract::Rule& r) {
   if (r.points_unparsed) return "unparsed";
   std::set<std::string> entries;

@@ -17,7 +17,8 @@ const auto times = x3::lit("\xC3\x97") | x3::lit('x') | x3::lit('X') | x3::lit('
 const auto minus = x3::lit('-') | x3::lit("\xE2\x88\x92");
 // A number starts with a digit: x3::double_ alone also reads "inf" and "nan", and the
 // scan now tries words too.
-const auto number = &x3::digit >> x3::double_;
+// A range, not x3::digit: the classifier asserts on bytes above 0x7F (any accented letter).
+const auto number = &x3::char_('0', '9') >> x3::double_;
 // Letters and hyphens: "primary", "After-the-game".
 const auto word = +x3::char_("a-zA-Z-");
 const auto spaces = +x3::lit(' ');

@@ -98,6 +98,13 @@ TEST_CASE("text that is not a scoring expression") {
   CHECK(find_points("(+) points").empty());
 }
 
+TEST_CASE("scoring text in other scripts is read without tripping the grammar") {
+  // French and Czech rules cells: every byte above 0x7F reaches the number's first test.
+  CHECK(find_points("\xC3\xA9valuation \xC3\xA0 la fin").empty());
+  CHECK(find_points("\xC4\x8Cty\xC5\x99i body").empty());
+  CHECK(only("\xC3\x89gal: 2 points / tuile").value == 2);
+}
+
 TEST_CASE("amounts taken from another score keep that score as their basis") {
   // The robber's row of the seed: half of the primary points its counting figure scored.
   auto p = only("1/2 primary points scored (rounded up)");

@@ -331,12 +331,7 @@ RulesWriter::RulesWriter(std::ostream& yaml, std::ostream& xml, std::ostream& js
 }
 
 void RulesWriter::page(const extract::PageRules& p) {
-  ++totals_.pages;
-  totals_.rules += p.rules.size();
-  totals_.sub_rules += p.sub_rules;
-  totals_.non_rules += p.non_rules.size();
-  totals_.unparsed += p.unparsed_points;
-  totals_.collisions += p.id_collisions;
+  totals_.add(p);
   Json j = page_json(p);
   yaml_ << "\n" << indented(yaml_block(j), 4, "  - ");
   print_xml(xml_, j, "page", 2);
@@ -353,6 +348,15 @@ void RulesWriter::finish() {
   print_xml(xml_, s, "summary", 1);
   xml_ << "</wikic-rules>\n";
   json_ << (totals_.pages == 0 ? "],\n" : "\n  ],\n") << "  \"summary\": " << indented(s.dump(2), 2, "") << "\n}\n";
+}
+
+void RulesTotals::add(const extract::PageRules& p) {
+  ++pages;
+  rules += p.rules.size();
+  sub_rules += p.sub_rules;
+  non_rules += p.non_rules.size();
+  unparsed += p.unparsed_points;
+  collisions += p.id_collisions;
 }
 
 std::string RulesTotals::text() const {
@@ -375,14 +379,7 @@ std::string RulesDatabase::to_xml() const { return render().xml; }
 
 std::string RulesDatabase::summary() const {
   RulesTotals t;
-  for (const auto& p : pages_) {
-    ++t.pages;
-    t.rules += p.rules.size();
-    t.sub_rules += p.sub_rules;
-    t.non_rules += p.non_rules.size();
-    t.unparsed += p.unparsed_points;
-    t.collisions += p.id_collisions;
-  }
+  for (const auto& p : pages_) t.add(p);
   return t.text();
 }
 

@@ -24,6 +24,8 @@ struct RulesHeader {
 
 struct RulesTotals {
   std::size_t pages = 0, rules = 0, sub_rules = 0, non_rules = 0, unparsed = 0, collisions = 0;
+  /// Counts one page in.
+  void add(const extract::PageRules& page);
   /// "N pages, N rules (N sub-rules), N non-rules, N unparsed points, N id collisions".
   std::string text() const;
 };

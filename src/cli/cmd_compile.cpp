@@ -4,6 +4,8 @@
 // diagnostic (diagnostics.txt); and, when the input holds translations, the translation
 // report in DIR/l10n/ (as `wikic l10n`).
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -26,6 +28,7 @@ Runner add_compile(CLI::App& app) {
     std::string out = "out";
     std::string title;
     std::vector<std::string> lints;
+    bool timings = false;
   };
   auto opt = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("compile", "Compile exports or .wiki files into the output folder");
@@ -35,7 +38,13 @@ Runner add_compile(CLI::App& app) {
   cmd->add_option("--lint", opt->lints, "Extra lints: 'redundant' (classes repeating their ancestors' condition)")
       ->delimiter(',')
       ->check(CLI::IsMember({"redundant"}));
+  cmd->add_flag("--timings", opt->timings, "Print the seconds spent in each stage to stderr");
   return [opt] {
+    using Clock = std::chrono::steady_clock;
+    auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+    const auto started = Clock::now();
+    StageTimes times;
+    double templates_pass = 0, emit_time = 0;
     // Diagnostics are streamed to stderr and to diagnostics.txt as they come (a large
     // export has tens of thousands); each page reports into a sink of its own, so none
     // of them is held for the whole run.
@@ -66,12 +75,14 @@ Runner add_compile(CLI::App& app) {
     bool stdin_input = std::find(opt->inputs.begin(), opt->inputs.end(), "-") != opt->inputs.end();
     std::vector<ingest::Page> kept;
     if (!stdin_input) {
+      auto t = Clock::now();
       support::DiagnosticSink quiet;
       ingest::read_inputs(opt->inputs, options, quiet, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
         if (!store) store.emplace(site);
         if (is_template(page)) store->add(page);
         note_header(site, page);
       });
+      templates_pass = seconds_since(t);
     }
     header.vocabulary_version = select::Vocabulary::builtin().version();
     header.mapping_version = extract::extract_mapping_version();
@@ -91,13 +102,17 @@ Runner add_compile(CLI::App& app) {
     std::optional<emit::RulesWriter> writer;
     PipelineOptions pipeline_options;
     pipeline_options.lint_redundant = !opt->lints.empty();
+    if (opt->timings) pipeline_options.times = &times;
     auto extract = [&](ingest::Page& page) {
       // Unit pages (Translate's namespace 1198) are fragments of a page, not pages: their
       // rules are the translation page's, which `wikic l10n` compares.
       if (is_template(page) || !page.redirect.empty() || page.ns == l10n::kTranslationsNamespace) return;
       if (!writer) writer.emplace(streams[0], streams[1], streams[2], header);
       support::DiagnosticSink page_sink(record);
-      writer->page(Pipeline(*store, page_sink, pipeline_options).compile(page));
+      auto rules = Pipeline(*store, page_sink, pipeline_options).compile(page);
+      auto t = Clock::now();
+      writer->page(rules);
+      emit_time += seconds_since(t);
       page_warnings += page_sink.warnings();
       page_errors += page_sink.errors();
     };
@@ -162,6 +177,18 @@ Runner add_compile(CLI::App& app) {
     }
     std::cerr << "wikic: rules: " << summary << '\n';
     if (!l10n_line.empty()) std::cerr << "wikic: l10n: " << l10n_line << '\n';
+    if (opt->timings) {
+      // "read" is what the stages leave: decoding the export, the manifest, diagnostics.
+      double total = seconds_since(started);
+      double staged = templates_pass + times.restore + times.expand + times.parse + times.select + times.extract + emit_time;
+      char line[400];
+      std::snprintf(line, sizeof line,
+                    "wikic: time: templates pass %.3f s, read and rest %.3f s, restore %.3f s, expand %.3f s, "
+                    "parse %.3f s, select %.3f s, extract %.3f s, emit %.3f s, total %.3f s\n",
+                    templates_pass, total - staged, times.restore, times.expand, times.parse, times.select,
+                    times.extract, emit_time, total);
+      std::cerr << line;
+    }
     return finish(sink.warnings() + page_warnings, sink.errors() + page_errors, stats.pages, io_failure);
   };
 }

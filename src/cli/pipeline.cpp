@@ -5,6 +5,7 @@
 #include "cli/pipeline.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <string_view>
 #include <unordered_map>
@@ -83,6 +84,24 @@ private:
   std::unordered_map<std::uint32_t, std::string> chains_;
 };
 
+/// Adds the time from construction to each lap() to the stage named there.
+class Stopwatch {
+public:
+  explicit Stopwatch(StageTimes* times) : times_(times) {
+    if (times_) last_ = std::chrono::steady_clock::now();
+  }
+  void lap(double StageTimes::*stage) {
+    if (!times_) return;
+    auto now = std::chrono::steady_clock::now();
+    times_->*stage += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+
+private:
+  StageTimes* times_;
+  std::chrono::steady_clock::time_point last_;
+};
+
 }  // namespace
 
 struct Pipeline::Impl {
@@ -99,34 +118,43 @@ Pipeline::Pipeline(expand::TemplateStore& store, support::DiagnosticSink& sink, 
 Pipeline::~Pipeline() = default;
 
 std::unique_ptr<PageTrees> Pipeline::parse(ingest::Page& page) {
+  Stopwatch clock(impl_->options.times);
   auto trees = std::make_unique<PageTrees>();
   trees->file = page.source.file + "#" + page.title;
   // Pages whose newlines arrived collapsed (the seed) get their line starts back first.
   // In place: a page that needs nothing is not copied (the result's text stays empty).
   trees->restored = preprocess::restore_lines_in_place(page.revision.text, impl_->options.restore,
                                                        impl_->options.preprocess, {&impl_->sink, trees->file});
+  clock.lap(&StageTimes::restore);
   trees->expansion = impl_->expander.expand_page(page);
+  clock.lap(&StageTimes::expand);
   parse::ParseOptions parse_options;
   parse_options.page = trees->file;
   trees->doc = parse::parse_expansion(trees->expansion, impl_->sink, parse_options);
   trees->locate = Locator(trees->expansion, trees->doc, trees->file);
+  clock.lap(&StageTimes::parse);
   return trees;
 }
 
 std::unique_ptr<PageTrees> Pipeline::select(ingest::Page& page) {
   auto trees = parse(page);
+  Stopwatch clock(impl_->options.times);
   select::TreeOptions options;
   options.locate = std::ref(trees->locate);
   options.lint_redundant = impl_->options.lint_redundant;
   trees->conditions = select::tree_conditions(trees->doc, trees->file, impl_->sink, select::Vocabulary::builtin(), options);
+  clock.lap(&StageTimes::select);
   return trees;
 }
 
 extract::PageRules Pipeline::compile(ingest::Page& page) {
   auto trees = select(page);
+  Stopwatch clock(impl_->options.times);
   extract::PageInput input{page,          trees->file, trees->restored,  trees->expansion,
                            trees->doc,    trees->conditions, trees->locate};
-  return extract::extract_rules(input, impl_->sink);
+  auto rules = extract::extract_rules(input, impl_->sink);
+  clock.lap(&StageTimes::extract);
+  return rules;
 }
 
 }  // namespace wikic::cli

@@ -17,11 +17,18 @@
 
 namespace wikic::cli {
 
+/// Seconds spent in each stage, summed over the pages a Pipeline compiled (`--timings`):
+/// the nightly run's breakdown, and where a speed-up has to come from.
+struct StageTimes {
+  double restore = 0, expand = 0, parse = 0, select = 0, extract = 0;
+};
+
 struct PipelineOptions {
   preprocess::RestoreMode restore = preprocess::RestoreMode::Auto;
   preprocess::Options preprocess;  ///< extension tags seen by line restoration
   expand::ExpandOptions expand;
   bool lint_redundant = false;     ///< `--lint redundant`: classes repeating their ancestors
+  StageTimes* times = nullptr;     ///< when set, each stage's time is added to it
 };
 
 /// One page after the front end. It views the page (whose text restoration replaced)

@@ -57,6 +57,21 @@ TEST_CASE("wikic compile writes the manifest, byte-identical from run to run") {
         std::string::npos);
 }
 
+TEST_CASE("wikic compile --timings names every stage once, and leaves the outputs alone") {
+  ScratchDir dir;
+  std::string input = source_path("corpus/wica/scoring-during-turn-sequence.xml");
+  auto plain = run_wikic("compile " + input + " --out " + (dir / "a").string());
+  auto timed = run_wikic("compile " + input + " --timings --out " + (dir / "b").string());
+  CHECK(timed.status == plain.status);
+  auto at = timed.err.find("wikic: time: templates pass ");
+  REQUIRE(at != std::string::npos);
+  std::string line = timed.err.substr(at, timed.err.find('\n', at) - at);
+  for (const char* stage : {"restore", "expand", "parse", "select", "extract", "emit", "total"})
+    CHECK_MESSAGE(line.find(std::string(", ") + stage + " ") != std::string::npos, stage);
+  CHECK(plain.err.find("wikic: time:") == std::string::npos);
+  for (const char* name : {"rules.yaml", "rules.json", "rules.xml"}) CHECK(slurp(dir / "a" / name) == slurp(dir / "b" / name));
+}
+
 TEST_CASE("exit codes: 1 for input errors, 2 for a missing input") {
   ScratchDir dir;
   auto full = slurp(source_path("corpus/wica/scoring-during-turn-sequence.xml"));

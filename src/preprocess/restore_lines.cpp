@@ -6,6 +6,7 @@
 #include "preprocess/restore_lines.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <vector>
 
@@ -47,27 +48,43 @@ namespace {
 
 constexpr char kPlaceholder = '\x01';
 
+// The flat text is kept as runs, not per byte: a page is mostly long text runs, and a
+// per-byte source offset and node id made flattening cost more than the scan itself.
+struct Run {
+  std::uint32_t flat;    // first flat position of the run
+  std::uint32_t source;  // its source offset (the node's begin for a placeholder)
+  NodeId node;           // the node behind a one-byte placeholder run, kNoNode for text
+};
+
 struct Flat {
-  std::string chars;                // text bytes, kPlaceholder for an opaque node
-  std::vector<std::uint32_t> from;  // source offset of each flat byte (node begin for placeholders)
-  std::vector<NodeId> node;         // the node behind a placeholder, kNoNode for text
+  std::string chars;      // text bytes, kPlaceholder for an opaque node
+  std::vector<Run> runs;  // in flat order; runs[0].flat == 0
+
+  /// The run holding flat position k.
+  const Run& run_at(std::size_t k) const {
+    auto it = std::upper_bound(runs.begin(), runs.end(), k, [](std::size_t v, const Run& r) { return v < r.flat; });
+    return *(it - 1);
+  }
+  NodeId node_at(std::size_t k) const { return run_at(k).node; }
+  std::uint32_t from(std::size_t k) const {
+    const Run& r = run_at(k);
+    return r.node == kNoNode ? r.source + static_cast<std::uint32_t>(k - r.flat) : r.source;
+  }
 };
 
 void flatten(const Tree& tree, NodeId parent, Flat& flat) {
   for (NodeId id : tree.children(parent)) {
     const Node& n = tree.node(id);
+    auto here = static_cast<std::uint32_t>(flat.chars.size());
     if (n.kind == NodeKind::Text) {
-      for (std::uint32_t k = n.span.begin; k < n.span.end; ++k) {
-        flat.chars += tree.source[k];
-        flat.from.push_back(k);
-        flat.node.push_back(kNoNode);
-      }
+      if (n.span.end == n.span.begin) continue;
+      flat.runs.push_back({here, n.span.begin, kNoNode});
+      flat.chars.append(tree.source.substr(n.span.begin, n.span.end - n.span.begin));
     } else if (n.kind == NodeKind::Heading) {
       flatten(tree, id, flat);  // a heading at offset 0 would otherwise hide the whole page
     } else {
+      flat.runs.push_back({here, n.span.begin, id});
       flat.chars += kPlaceholder;
-      flat.from.push_back(n.span.begin);
-      flat.node.push_back(id);
     }
   }
 }
@@ -115,6 +132,19 @@ bool looks_like_attributes(std::string_view s) {
 
 enum class Line { Text, TableStart, Row, Caption, Cell, Header, TableEnd };
 
+// The bytes the scanner acts on: placeholders, link brackets, and the first byte of
+// every table, heading and list marker. Anything else only moves the scan on.
+constexpr auto kMaybeMarkup = [] {
+  std::array<bool, 256> t{};
+  for (unsigned char c : {static_cast<unsigned char>(kPlaceholder), static_cast<unsigned char>('['),
+                          static_cast<unsigned char>(']'), static_cast<unsigned char>('|'),
+                          static_cast<unsigned char>('!'), static_cast<unsigned char>('{'),
+                          static_cast<unsigned char>('='), static_cast<unsigned char>('*'),
+                          static_cast<unsigned char>('#')})
+    t[c] = true;
+  return t;
+}();
+
 class Scanner {
 public:
   Scanner(const Tree& tree, const Flat& flat) : tree_(tree), f_(flat.chars), flat_(flat) {}
@@ -125,8 +155,13 @@ public:
     std::size_t i = 0;
     while (i < n) {
       char c = f_[i];
+      // Most bytes can start nothing: skip to the next one that might.
+      if (!kMaybeMarkup[static_cast<unsigned char>(c)]) {
+        ++i;
+        continue;
+      }
       // A literal \x01 in the page is text: only flat positions made for a node count.
-      if (c == kPlaceholder && flat_.node[i] != kNoNode) {
+      if (c == kPlaceholder && flat_.node_at(i) != kNoNode) {
         on_node(i);
         ++i;
         continue;
@@ -172,7 +207,7 @@ private:
   }
 
   void on_node(std::size_t k) {
-    const Node& n = tree_.node(flat_.node[k]);
+    const Node& n = tree_.node(flat_.node_at(k));
     if (depth_ == 0 || links_ > 0 || n.kind != NodeKind::Template) return;
     // A block-style call (`{{Name |…`, as row templates are written) directly in a table
     // expands to rows, which only work from a line start.
@@ -309,8 +344,6 @@ RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Optio
   Tree tree = preprocess(text, quiet);
   Flat flat;
   flat.chars.reserve(text.size());
-  flat.from.reserve(text.size());
-  flat.node.reserve(text.size());
   flatten(tree, tree.root, flat);
   Scanner scanner(tree, flat);
   scanner.run();
@@ -322,8 +355,9 @@ RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Optio
   out.reserve(text.size() + scanner.breaks.size());
   std::size_t copied = 0;
   for (std::uint32_t k : scanner.breaks) {
-    std::uint32_t at = flat.from[k];
-    bool blank_before = k > 0 && flat.node[k - 1] == kNoNode && is_space(flat.chars[k - 1]) && flat.from[k - 1] + 1 == at;
+    std::uint32_t at = flat.from(k);
+    bool blank_before =
+        k > 0 && is_space(flat.chars[k - 1]) && flat.node_at(k - 1) == kNoNode && flat.from(k - 1) + 1 == at;
     if (blank_before) {
       out.append(text.substr(copied, at - 1 - copied));
       out += '\n';

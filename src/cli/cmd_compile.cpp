@@ -77,7 +77,9 @@ Runner add_compile(CLI::App& app) {
     if (!stdin_input) {
       auto t = Clock::now();
       support::DiagnosticSink quiet;
-      ingest::read_inputs(opt->inputs, options, quiet, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
+      ingest::InputOptions templates_only = options;
+      templates_only.want_text = [](int ns, std::string_view) { return ns == 10; };
+      ingest::read_inputs(opt->inputs, templates_only, quiet, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
         if (!store) store.emplace(site);
         if (is_template(page)) store->add(page);
         note_header(site, page);

@@ -381,6 +381,14 @@ std::optional<Page> ExportReader::next() {
   return std::nullopt;
 }
 
+namespace {
+/// <ns>, or for an export without it, the namespace its title prefix names.
+int namespace_of(const pugi::xml_node& page, const SiteInfo& site) {
+  if (auto ns = page.child("ns")) return ns.text().as_int();
+  return site.split_title(page.child_value("title")).first;
+}
+}  // namespace
+
 std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Position at) {
   std::string repaired;
   if (auto bad = support::find_invalid_utf8(chunk); bad != std::string_view::npos) {
@@ -397,12 +405,8 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
   // <text> found is not the latest revision's) and the whole page goes to pugixml.
   std::optional<PlainText> plain = find_plain_text(chunk);
   bool plain_ws = false;  // content only XML whitespace: pugixml makes no text node
+  bool skip_text = false;  // the text filter declined this page: its text is not decoded
   std::size_t plain_length = 0;
-  if (plain) {
-    std::string_view content = chunk.substr(plain->begin, plain->end - plain->begin);
-    plain_ws = std::all_of(content.begin(), content.end(), is_xml_space);
-    if (!plain_ws && !decode_plain_text(content, plain_text_, plain_length)) plain.reset();
-  }
   if (plain) {
     outer_.assign(chunk.data(), plain->begin);
     outer_.append(chunk.substr(plain->end));
@@ -416,6 +420,18 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
       text = latest.child("text");
     }
     if (!result || !text || text.offset_debug() != static_cast<std::ptrdiff_t>(plain->tag + 1)) {
+      plain.reset();
+      doc.reset();
+    }
+  }
+  if (plain) {
+    // The metadata is known before the text is decoded, so a pass that wants only some
+    // pages' texts (compile's template pass) does not decode the others.
+    auto node = doc.child("page");
+    skip_text = want_text_ && !want_text_(namespace_of(node, site_), node.child_value("title"));
+    std::string_view content = chunk.substr(plain->begin, plain->end - plain->begin);
+    plain_ws = std::all_of(content.begin(), content.end(), is_xml_space);
+    if (!skip_text && !plain_ws && !decode_plain_text(content, plain_text_, plain_length)) {
       plain.reset();
       doc.reset();
     }
@@ -436,8 +452,7 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
     sink_.error(name_, at, "<page> has no <title>; page skipped");
     return std::nullopt;
   }
-  if (auto ns = node.child("ns")) page.ns = ns.text().as_int();
-  else page.ns = site_.split_title(page.title).first;
+  page.ns = namespace_of(node, site_);
   page.id = to_u64(node.child_value("id"));
   page.redirect = node.child("redirect").attribute("title").value();
   page.language = page_language(page.title, site_.language);
@@ -477,7 +492,8 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
   }
   if (plain) {
     page.source.text_at = position_in(chunk, at, plain_ws ? plain->tag + 1 : plain->begin);
-    if (plain_ws) rev.text.clear();
+    rev.text_skipped = skip_text;
+    if (plain_ws || skip_text) rev.text.clear();
     else rev.text.assign(plain_text_.data(), plain_length);  // exact size: pages are kept
   } else {
     auto content = text.first_child();
@@ -487,7 +503,7 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
   }
   rev.sha1 = latest.child_value("sha1");
   if (rev.sha1.empty()) rev.sha1 = text.attribute("sha1").value();
-  if (rev.sha1.empty()) {
+  if (rev.sha1.empty() && !rev.text_skipped) {
     rev.sha1 = support::sha1_base36(rev.text);
     rev.sha1_computed = true;
   }

@@ -3,6 +3,7 @@
 // so memory stays at one page plus one read chunk however large the dump is.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +26,13 @@ public:
   /// The next page with its latest revision; nullopt at the end of the export or when
   /// the rest of the input cannot be read (the reason has been reported).
   std::optional<Page> next();
+
+  /// Decides, from a page's namespace and title, whether its text is wanted; a page
+  /// declined keeps its metadata, with `revision.text` empty and `text_skipped` set.
+  /// A page whose markup only pugixml can read whole is read whole, text and all, without
+  /// asking. The default (none) reads every text.
+  using TextFilter = std::function<bool(int ns, std::string_view title)>;
+  void set_text_filter(TextFilter filter) { want_text_ = std::move(filter); }
 
   /// Largest amount of input held in memory at once (the streaming guarantee).
   std::size_t peak_buffer_bytes() const { return peak_; }
@@ -71,6 +79,7 @@ private:
   bool closed_ = false;        ///< </mediawiki> seen
   std::size_t peak_ = 0;
   std::uint64_t total_read_ = 0;
+  TextFilter want_text_;
   std::string outer_;       ///< a page without its text content, parsed in place by pugixml
   std::string plain_text_;  ///< scratch for the decoded text content (copied into the page)
 };

@@ -13,6 +13,9 @@ namespace wikic::ingest {
 
 struct InputOptions {
   std::optional<std::string> title;  ///< overrides the title of a single .wiki file
+  /// Exports only: which pages' texts to decode (ExportReader::set_text_filter); unset
+  /// reads them all. Plain .wiki files are always read whole.
+  ExportReader::TextFilter want_text;
 };
 
 struct InputStats {

@@ -53,6 +53,7 @@ struct Revision {
   std::string text;
   std::string sha1;  ///< base 36 as in the export; computed when the export lacks it
   bool sha1_computed = false;
+  bool text_skipped = false;  ///< the reader was asked not to decode this text (text is empty)
 };
 
 /// Where a page came from, for diagnostics that point into the input file.

@@ -223,6 +223,49 @@ TEST_CASE("page text: character data decoded as an XML parser does, text positio
   }
 }
 
+TEST_CASE("text filter: declined pages keep their metadata, wanted texts read as without it") {
+  // compile's template pass asks only for Template pages' texts; a page declined must
+  // still report its title, namespace, revision and position, and the pages wanted must
+  // read exactly as without a filter, also when pugixml takes over (&#65;, CR/LF).
+  ScratchDir dir;
+  auto with_ns = [](std::string xml, int ns) {
+    return xml.replace(xml.find("<ns>0</ns>"), 10, "<ns>" + std::to_string(ns) + "</ns>");
+  };
+  std::string xml = header + page_xml("Main", "a &lt;b&gt; c") +
+                    with_ns(page_xml("Template:Plain", "{{{1}}} &amp; x"), 10) +
+                    with_ns(page_xml("Template:Numeric", "&#65;\r\n{{{1}}}"), 10) +
+                    page_xml("Other", "&#66;ody") + "</mediawiki>\n";
+  wikic::test::spit(dir / "t.xml", xml);
+  auto f = (dir / "t.xml").string();
+  auto all = read({f});
+  ingest::InputOptions options;
+  std::vector<std::pair<int, std::string>> asked;
+  options.want_text = [&](int ns, std::string_view title) {
+    asked.emplace_back(ns, std::string(title));
+    return ns == 10;
+  };
+  auto some = read({f}, options);
+  CHECK(some.sink.errors() == 0);
+  REQUIRE(all.pages.size() == 4);
+  REQUIRE(some.pages.size() == 4);
+  for (std::size_t k = 0; k < 4; ++k) {
+    CAPTURE(k);
+    const auto& a = all.pages[k];
+    const auto& b = some.pages[k];
+    CHECK(a.title == b.title);
+    CHECK(a.ns == b.ns);
+    CHECK(a.revision.id == b.revision.id);
+    CHECK(a.revision.timestamp == b.revision.timestamp);
+    CHECK(a.source.page_at == b.source.page_at);
+    CHECK(!a.revision.text_skipped);
+    CHECK(b.revision.text_skipped == (b.ns != 10));
+    CHECK(b.revision.text == (b.ns == 10 ? a.revision.text : ""));
+  }
+  CHECK(some.pages[2].revision.text == "A\n{{{1}}}");
+  // Each page is asked once, before its text is decoded.
+  CHECK(asked == std::vector<std::pair<int, std::string>>{{0, "Main"}, {10, "Template:Plain"}, {10, "Template:Numeric"}, {0, "Other"}});
+}
+
 TEST_CASE("bad input: exact diagnostics, and pages before the fault survive") {
   ScratchDir dir;
   auto write = [&](const std::string& name, const std::string& text) {

@@ -180,7 +180,9 @@ PY
   [ -n "$compile_ref" ] || compile_ref=$(python3 -c "print($mbytes / max($(awk '{print $2 + $3}' "$t"), 0.01))")
 }
 printf '%-36s %9s %12s %9s %12s %10s\n' tool wall "wall rate" cpu "cpu rate" "peak RSS"
-measure_cpu "wikic compile" "$text_mb" "$wikic" compile "$export_xml" --out "$compile_out"
+measure_cpu "wikic compile" "$text_mb" "$wikic" compile "$export_xml" --out "$compile_out" --timings
+# Where that run spent its time, stage by stage (wall seconds, from --timings).
+grep '^wikic: time:' "$work/stderr.$$" | sed 's/^wikic: time: /  stages: /' || true
 if [ "$with_peers" = 1 ]; then
   if [ -f "${PEERS_STATE:-/tmp/peers}/mw/LocalSettings.php" ]; then
     measure_cpu "MediaWiki Parser::parse (10 pages)" "$compile_sample_mb" \

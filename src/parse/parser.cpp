@@ -10,15 +10,16 @@
 #include <array>
 #include <cctype>
 #include <cstring>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "parse/limits.hpp"
+#include "support/scan.hpp"
 
 namespace wikic::parse {
 
 namespace {
+
+using support::scan_byte;
+using support::scan_for;
 
 // --- character helpers -------------------------------------------------------------
 
@@ -134,39 +135,6 @@ constexpr auto kExtensionTags = index_names(std::array<std::string_view, 29>{
     "charinsert", "imagemap", "mapframe", "maplink", "templatestyles", "tabber"});
 constexpr auto kIncludeTags =
     index_names(std::array<std::string_view, 3>{"noinclude", "includeonly", "onlyinclude"});
-
-// Offset of the first byte in [from, to) equal to one of `Cs`, or `to`. Sixteen bytes a
-// step with SSE2: these scans run over every byte of a page several times.
-template <char... Cs>
-std::uint32_t scan_for(const char* base, std::uint32_t from, std::uint32_t to) {
-#ifdef __SSE2__
-  while (from + 16 <= to) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from));
-    __m128i hit = _mm_setzero_si128();
-    ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
-    if (int mask = _mm_movemask_epi8(hit)) return from + static_cast<std::uint32_t>(__builtin_ctz(mask));
-    from += 16;
-  }
-#endif
-  while (from < to && ((base[from] != Cs) && ...)) ++from;
-  return from;
-}
-
-// scan_for with the byte known at run time. Most spans the parser searches are a few
-// dozen bytes, where a call to memchr costs more than the search itself.
-inline std::uint32_t scan_byte(const char* base, std::uint32_t from, std::uint32_t to, char c) {
-#ifdef __SSE2__
-  const __m128i needle = _mm_set1_epi8(c);
-  while (from + 16 <= to) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from));
-    if (int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(v, needle)))
-      return from + static_cast<std::uint32_t>(__builtin_ctz(mask));
-    from += 16;
-  }
-#endif
-  while (from < to && base[from] != c) ++from;
-  return from;
-}
 
 // --- atomic regions ----------------------------------------------------------------
 // Comments, ext tags, unexpanded templates and semantic markers are found in one

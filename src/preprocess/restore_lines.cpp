@@ -6,9 +6,10 @@
 #include "preprocess/restore_lines.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <vector>
+
+#include "support/scan.hpp"
 
 namespace wikic::preprocess {
 
@@ -132,19 +133,6 @@ bool looks_like_attributes(std::string_view s) {
 
 enum class Line { Text, TableStart, Row, Caption, Cell, Header, TableEnd };
 
-// The bytes the scanner acts on: placeholders, link brackets, and the first byte of
-// every table, heading and list marker. Anything else only moves the scan on.
-constexpr auto kMaybeMarkup = [] {
-  std::array<bool, 256> t{};
-  for (unsigned char c : {static_cast<unsigned char>(kPlaceholder), static_cast<unsigned char>('['),
-                          static_cast<unsigned char>(']'), static_cast<unsigned char>('|'),
-                          static_cast<unsigned char>('!'), static_cast<unsigned char>('{'),
-                          static_cast<unsigned char>('='), static_cast<unsigned char>('*'),
-                          static_cast<unsigned char>('#')})
-    t[c] = true;
-  return t;
-}();
-
 class Scanner {
 public:
   Scanner(const Tree& tree, const Flat& flat) : tree_(tree), f_(flat.chars), flat_(flat) {}
@@ -154,12 +142,12 @@ public:
     std::size_t n = f_.size();
     std::size_t i = 0;
     while (i < n) {
+      // Only placeholders, link brackets and the first byte of a table, heading or list
+      // marker can change anything; the bytes between are skipped sixteen at a time.
+      i = support::scan_for<kPlaceholder, '[', ']', '|', '!', '{', '=', '*', '#'>(
+          f_.data(), static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(n));
+      if (i >= n) break;
       char c = f_[i];
-      // Most bytes can start nothing: skip to the next one that might.
-      if (!kMaybeMarkup[static_cast<unsigned char>(c)]) {
-        ++i;
-        continue;
-      }
       // A literal \x01 in the page is text: only flat positions made for a node count.
       if (c == kPlaceholder && flat_.node_at(i) != kNoNode) {
         on_node(i);

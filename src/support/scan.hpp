@@ -1,0 +1,44 @@
+// Byte scans shared by the stages that walk every byte of a page (line restoration,
+// the parser): the next byte out of a small set, sixteen bytes a step with SSE2, and a
+// plain loop elsewhere. Header-only, so the sets are compile-time constants.
+#pragma once
+#include <cstdint>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+namespace wikic::support {
+
+/// Offset of the first byte in [from, to) equal to one of `Cs`, or `to`.
+template <char... Cs>
+std::uint32_t scan_for(const char* base, std::uint32_t from, std::uint32_t to) {
+#ifdef __SSE2__
+  while (from + 16 <= to) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from));
+    __m128i hit = _mm_setzero_si128();
+    ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
+    if (int mask = _mm_movemask_epi8(hit)) return from + static_cast<std::uint32_t>(__builtin_ctz(mask));
+    from += 16;
+  }
+#endif
+  while (from < to && ((base[from] != Cs) && ...)) ++from;
+  return from;
+}
+
+/// scan_for with the byte known at run time. Most spans searched are a few dozen bytes,
+/// where a call to memchr costs more than the search itself.
+inline std::uint32_t scan_byte(const char* base, std::uint32_t from, std::uint32_t to, char c) {
+#ifdef __SSE2__
+  const __m128i needle = _mm_set1_epi8(c);
+  while (from + 16 <= to) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from));
+    if (int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(v, needle)))
+      return from + static_cast<std::uint32_t>(__builtin_ctz(mask));
+    from += 16;
+  }
+#endif
+  while (from < to && base[from] != c) ++from;
+  return from;
+}
+
+}  // namespace wikic::support

@@ -9,9 +9,12 @@
 // reference and compares on hostile strings.
 #include "emit/rules_writer.hpp"
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -40,56 +43,129 @@ enum class ListStyle {
 
 constexpr std::size_t max_depth = 16;  // the layout nests 7 deep
 
-void spaces(std::string& out, std::size_t n) { out.append(n, ' '); }
+// A page's text for one file, written through a raw pointer: each event first reserves
+// room for the most it can write (every escape is at most six bytes per input byte, the
+// indentation and punctuation fit in `slack`), so single characters and short keys
+// cost a store rather than a std::string append each.
+class Sink {
+public:
+  static constexpr std::size_t slack = 160;
+
+  void reserve(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - at_) < n) grow(n);
+  }
+  /// Room for `n` bytes and `slack` more of indentation and punctuation: each writer
+  /// below reserves before it writes.
+  void reserve_more(std::size_t n) { reserve(slack + n); }
+  void put(char c) { *at_++ = c; }
+  void put(std::string_view s) {
+    std::memcpy(at_, s.data(), s.size());
+    at_ += s.size();
+  }
+  void put(const char* begin, const char* end) { put(std::string_view(begin, end - begin)); }
+  void spaces(std::size_t n) {
+    std::memset(at_, ' ', n);
+    at_ += n;
+  }
+  std::string_view text() const { return {buf_.get(), static_cast<std::size_t>(at_ - buf_.get())}; }
+  void clear() { at_ = buf_.get(); }
+
+private:
+  std::unique_ptr<char[]> buf_;
+  char* at_ = nullptr;
+  char* end_ = nullptr;
+
+  void grow(std::size_t n) {
+    std::size_t used = at_ - buf_.get();
+    std::size_t size = std::max<std::size_t>(2 * static_cast<std::size_t>(end_ - buf_.get()), used + n + 65536);
+    auto next = std::make_unique_for_overwrite<char[]>(size);
+    if (used > 0) std::memcpy(next.get(), buf_.get(), used);
+    buf_ = std::move(next);
+    at_ = buf_.get() + used;
+    end_ = buf_.get() + size;
+  }
+};
+
+// Strings are scanned eight bytes at a time for the few bytes a format must change;
+// rule text is long and almost never has one. Each mask has the high bit set in the
+// bytes of a word that match (bytes above a match may be flagged too, so only the
+// lowest flag is used).
+constexpr std::uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+inline std::uint64_t below(std::uint64_t w, unsigned n) { return (w - ones * n) & ~w & highs; }
+inline std::uint64_t equal(std::uint64_t w, unsigned char c) { return below(w ^ (ones * c), 1); }
+
+// The first position from `i` whose word flags a byte, or where fewer than eight bytes
+// are left (the caller tests those one by one).
+template <class Flags>
+std::size_t skip_plain(std::string_view s, std::size_t i, Flags flags) {
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; i + 8 <= s.size(); i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      if (std::uint64_t m = flags(w)) return i + (std::countr_zero(m) >> 3);
+    }
+  }
+  return i;
+}
 
 // JSON string as nlohmann's dump prints it with ensure_ascii off: \" \\ \b \f \n \r \t,
 // \u00xx for the other control characters, every other byte as is.
-void json_string(std::string& out, std::string_view s) {
-  out += '"';
+void json_string(Sink& out, std::string_view s) {
+  out.reserve_more(6 * s.size());
+  out.put('"');
   std::size_t run = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  auto flags = [](std::uint64_t w) { return below(w, 0x20) | equal(w, '"') | equal(w, '\\'); };
+  for (std::size_t i = 0; (i = skip_plain(s, i, flags)) < s.size(); ++i) {
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
+    out.put(s.substr(run, i - run));
     run = i + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"': out.put("\\\""); break;
+      case '\\': out.put("\\\\"); break;
+      case '\b': out.put("\\b"); break;
+      case '\f': out.put("\\f"); break;
+      case '\n': out.put("\\n"); break;
+      case '\r': out.put("\\r"); break;
+      case '\t': out.put("\\t"); break;
       default: {
         static constexpr char hex[] = "0123456789abcdef";
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 15];
+        out.put("\\u00");
+        out.put(hex[c >> 4]);
+        out.put(hex[c & 15]);
       }
     }
   }
-  out.append(s.data() + run, s.size() - run);
-  out += '"';
+  out.put(s.substr(run));
+  out.put('"');
 }
 
 // nlohmann's dump(2): two spaces per level, ",\n" between members, "[]" for an empty list.
 class JsonPrinter {
 public:
-  std::string out;
+  Sink out;
 
   void begin_document(std::string_view root, std::string_view version) {
-    out += '{';
+    out.reserve_more(root.size() + version.size());
+    out.put('{');
     first_[0] = true;
-    string(root, version);
+    member(root);
+    out.put('"');
+    out.put(version);  // the schema's own version: nothing to escape
+    out.put('"');
   }
-  void end_document() { out += "\n}\n"; }
+  void end_document() {
+    out.reserve_more(0);
+    out.put("\n}\n");
+  }
   void string(std::string_view key, std::string_view text) {
     member(key);
     json_string(out, text);
   }
   void plain(std::string_view key, std::string_view text) {
     member(key);
-    out += text;
+    out.reserve(text.size());
+    out.put(text);
   }
   void begin_object(std::string_view key) {
     member(key);
@@ -116,26 +192,30 @@ private:
   std::size_t depth_ = 0;
 
   void next() {
-    out += first_[depth_] ? "\n" : ",\n";
+    out.reserve_more(0);
+    out.put(first_[depth_] ? "\n" : ",\n");
     first_[depth_] = false;
-    spaces(out, 2 * (depth_ + 1));
+    out.spaces(2 * (depth_ + 1));
   }
   void member(std::string_view key) {
     next();
-    out += '"';
-    out += key;  // the layout's own keys need no escaping
-    out += "\": ";
+    out.reserve_more(key.size());
+    out.put('"');
+    out.put(key);  // the layout's own keys need no escaping
+    out.put("\": ");
   }
   void open(char c) {
-    out += c;
+    out.reserve_more(0);
+    out.put(c);
     first_[++depth_] = true;
   }
   void close(char c) {
+    out.reserve_more(0);
     if (!first_[depth_--]) {
-      out += '\n';
-      spaces(out, 2 * (depth_ + 1));
+      out.put('\n');
+      out.spaces(2 * (depth_ + 1));
     }
-    out += c;
+    out.put(c);
   }
 };
 
@@ -173,64 +253,68 @@ std::uint32_t yaml_next_code_point(const char*& p, const char* end) {
   return cp;
 }
 
-void utf8(std::string& out, std::uint32_t cp) {
+void utf8(Sink& out, std::uint32_t cp) {
   if (cp <= 0x7F) {
-    out += static_cast<char>(cp);
+    out.put(static_cast<char>(cp));
   } else if (cp <= 0x7FF) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
+    out.put(static_cast<char>(0xC0 | (cp >> 6)));
+    out.put(static_cast<char>(0x80 | (cp & 0x3F)));
   } else if (cp <= 0xFFFF) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
+    out.put(static_cast<char>(0xE0 | (cp >> 12)));
+    out.put(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.put(static_cast<char>(0x80 | (cp & 0x3F)));
   } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
+    out.put(static_cast<char>(0xF0 | (cp >> 18)));
+    out.put(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.put(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.put(static_cast<char>(0x80 | (cp & 0x3F)));
   }
 }
 
 // yaml-cpp 0.7's Utils::WriteDoubleQuotedString (non-ASCII kept): \" \\ \n \t \r \b \f,
 // \xNN for other code points below 0x20 and for U+0080-U+00A0, \ufeff for a byte order
 // mark, code points re-encoded after decoding as above. Printable ASCII is copied in runs.
-void yaml_string(std::string& out, std::string_view s) {
-  out += '"';
+void yaml_string(Sink& out, std::string_view s) {
+  out.reserve_more(6 * s.size());
+  out.put('"');
   const char* p = s.data();
   const char* end = p + s.size();
   const char* run = p;
   static constexpr char hex[] = "0123456789abcdef";
+  auto flags = [](std::uint64_t w) { return below(w, 0x20) | equal(w, '"') | equal(w, '\\') | (w & highs); };
   while (p != end) {
+    p = s.data() + skip_plain(s, p - s.data(), flags);
+    if (p == end) break;
     auto c = static_cast<unsigned char>(*p);
     if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
       ++p;
       continue;
     }
-    out.append(run, p - run);
+    out.put(run, p);
     std::uint32_t cp = yaml_next_code_point(p, end);
     run = p;
     switch (cp) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"': out.put("\\\""); break;
+      case '\\': out.put("\\\\"); break;
+      case '\n': out.put("\\n"); break;
+      case '\t': out.put("\\t"); break;
+      case '\r': out.put("\\r"); break;
+      case '\b': out.put("\\b"); break;
+      case '\f': out.put("\\f"); break;
       default:
         if (cp < 0x20 || (cp >= 0x80 && cp <= 0xA0)) {
-          out += "\\x";
-          out += hex[cp >> 4];
-          out += hex[cp & 15];
+          out.put("\\x");
+          out.put(hex[cp >> 4]);
+          out.put(hex[cp & 15]);
         } else if (cp == 0xFEFF) {
-          out += "\\ufeff";
+          out.put("\\ufeff");
         } else {
           utf8(out, cp);
         }
     }
   }
-  out.append(run, p - run);
-  out += '"';
+  out.put(run, p);
+  out.put('"');
 }
 
 // yaml-cpp's Emitter for block maps (keys at one column, nested maps two further),
@@ -238,26 +322,34 @@ void yaml_string(std::string& out, std::string_view s) {
 // its first key on the dash's line) and flow sequences of scalars ("[a, b]", "[]").
 class YamlPrinter {
 public:
-  std::string out;
+  Sink out;
 
   void begin_document(std::string_view root, std::string_view version) {
     stack_[0] = {Kind::map, 0, 0, true};
-    string(root, version);
+    member(root);
+    out.reserve_more(version.size());
+    out.put(": \"");
+    out.put(version);  // the schema's own version: nothing to escape
+    out.put('"');
   }
-  void end_document() { out += '\n'; }
+  void end_document() {
+    out.reserve_more(0);
+    out.put('\n');
+  }
   void string(std::string_view key, std::string_view text) {
     member(key);
-    out += ": ";
+    out.put(": ");
     yaml_string(out, text);
   }
   void plain(std::string_view key, std::string_view text) {
     member(key);
-    out += ": ";
-    out += text;
+    out.reserve_more(text.size());
+    out.put(": ");
+    out.put(text);
   }
   void begin_object(std::string_view key) {
     member(key);
-    out += ':';
+    out.put(':');
     std::size_t column = stack_[depth_].column + 2;
     stack_[++depth_] = {Kind::map, column, 0, false};
   }
@@ -266,29 +358,36 @@ public:
     member(key);
     std::size_t column = stack_[depth_].column + 2;
     if (style == ListStyle::scalars) {
-      out += ": [";
+      out.put(": [");
       stack_[++depth_] = {Kind::flow, column, 0, false};
     } else {
-      out += ':';
+      out.put(':');
       stack_[++depth_] = {Kind::block, column, 0, false};
     }
   }
   void end_list() {
     // An empty list counts as one of scalars: yaml-cpp then wrote it in flow style.
     const Frame& f = stack_[depth_--];
-    out += f.kind == Kind::flow ? "]" : f.count == 0 ? " []" : "";
+    out.reserve_more(0);
+    if (f.kind == Kind::flow) {
+      out.put(']');
+    } else if (f.count == 0) {
+      out.put(" []");
+    }
   }
   void item(std::string_view text) {
     Frame& f = stack_[depth_];
-    if (f.count++ > 0) out += ", ";
+    out.reserve_more(0);
+    if (f.count++ > 0) out.put(", ");
     yaml_string(out, text);
   }
   void begin_item() {
     Frame& f = stack_[depth_];
     ++f.count;
-    out += '\n';
-    spaces(out, f.column);
-    out += "- ";
+    out.reserve_more(0);
+    out.put('\n');
+    out.spaces(f.column);
+    out.put("- ");
     std::size_t column = f.column + 2;
     stack_[++depth_] = {Kind::map, column, 0, true};
   }
@@ -305,13 +404,15 @@ private:
   Frame stack_[max_depth];
   std::size_t depth_ = 0;
 
+  // Also leaves `slack` for what follows the key (": ", ": [").
   void member(std::string_view key) {
     Frame& f = stack_[depth_];
+    out.reserve_more(key.size());
     if (f.count++ > 0 || !f.inline_first) {
-      out += '\n';
-      spaces(out, f.column);
+      out.put('\n');
+      out.spaces(f.column);
     }
-    out += key;
+    out.put(key);
   }
 };
 
@@ -321,20 +422,22 @@ private:
 // characters and they never belong in rule text, so they (and DEL) are dropped first.
 class XmlPrinter {
 public:
-  std::string out;
+  Sink out;
 
   void begin_document(std::string_view root, std::string_view version) {
-    out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<";
-    out += root;
-    out += " version=\"";
-    out += version;  // the schema's own version: nothing to escape
-    out += "\">\n";
+    out.reserve_more(root.size() + version.size());
+    out.put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<");
+    out.put(root);
+    out.put(" version=\"");
+    out.put(version);  // the schema's own version: nothing to escape
+    out.put("\">\n");
     stack_[0] = {root, {}, true};
   }
   void end_document() {
-    out += "</";
-    out += stack_[0].name;
-    out += ">\n";
+    out.reserve_more(stack_[0].name.size());
+    out.put("</");
+    out.put(stack_[0].name);
+    out.put(">\n");
   }
   void string(std::string_view key, std::string_view text) {
     open_tag(key);
@@ -343,7 +446,8 @@ public:
   }
   void plain(std::string_view key, std::string_view text) {
     open_tag(key);
-    out += text;
+    out.reserve(text.size());
+    out.put(text);
     close_tag(key);
   }
   void begin_object(std::string_view key) { begin(key, {}); }
@@ -351,7 +455,8 @@ public:
   void begin_list(std::string_view key, std::string_view singular, ListStyle style) {
     begin(key, singular);
     if (style == ListStyle::streamed) {
-      out += ">\n";
+      out.reserve_more(0);
+      out.put(">\n");
       stack_[depth_].has_children = true;
     }
   }
@@ -368,43 +473,51 @@ private:
   Frame stack_[max_depth];
   std::size_t depth_ = 0;
 
-  void child() {
+  // Also leaves `slack` for the tag that follows, its name (`name` bytes) not counted.
+  void child(std::size_t name) {
+    out.reserve_more(name);
     Frame& f = stack_[depth_];
     if (!f.has_children) {
-      out += ">\n";
+      out.put(">\n");
       f.has_children = true;
     }
-    spaces(out, 2 * (depth_ + 1));
+    out.spaces(2 * (depth_ + 1));
   }
   void open_tag(std::string_view name) {
-    child();
-    out += '<';
-    out += name;
-    out += '>';
+    child(name.size());
+    out.put('<');
+    out.put(name);
+    out.put('>');
   }
   void close_tag(std::string_view name) {
-    out += "</";
-    out += name;
-    out += ">\n";
+    out.reserve_more(name.size());
+    out.put("</");
+    out.put(name);
+    out.put(">\n");
   }
   void begin(std::string_view name, std::string_view singular) {
-    child();
-    out += '<';
-    out += name;
+    child(name.size());
+    out.put('<');
+    out.put(name);
     stack_[++depth_] = {name, singular, false};
   }
   void end() {
     const Frame& f = stack_[depth_--];
+    out.reserve_more(f.name.size());
     if (!f.has_children) {
-      out += " />\n";
+      out.put(" />\n");
       return;
     }
-    spaces(out, 2 * (depth_ + 1));
+    out.spaces(2 * (depth_ + 1));
     close_tag(f.name);
   }
   void escaped(std::string_view s) {
+    out.reserve_more(6 * s.size());
     std::size_t run = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
+    auto flags = [](std::uint64_t w) {
+      return below(w, 0x20) | equal(w, '&') | equal(w, '<') | equal(w, '>') | equal(w, 0x7f);
+    };
+    for (std::size_t i = 0; (i = skip_plain(s, i, flags)) < s.size(); ++i) {
       auto c = static_cast<unsigned char>(s[i]);
       const char* entity;
       if (c == '&') {
@@ -418,11 +531,11 @@ private:
       } else {
         continue;
       }
-      out.append(s.data() + run, i - run);
-      out += entity;
+      out.put(s.substr(run, i - run));
+      out.put(entity);
       run = i + 1;
     }
-    out.append(s.data() + run, s.size() - run);
+    out.put(s.substr(run));
   }
 };
 
@@ -606,31 +719,83 @@ void write_summary(Out& out, const RulesTotals& t) {
 
 }  // namespace
 
+// The three printers take each event together, so a page's strings are read from
+// memory once for all three files (most of a page is cold by the time it is written).
 struct RulesWriter::Printers {
   YamlPrinter yaml;
   XmlPrinter xml;
   JsonPrinter json;
 
-  template <class F>
-  void each(F f) {
-    f(yaml);
-    f(xml);
-    f(json);
+  void begin_document(std::string_view root, std::string_view version) {
+    yaml.begin_document(root, version);
+    xml.begin_document(root, version);
+    json.begin_document(root, version);
+  }
+  void end_document() {
+    yaml.end_document();
+    xml.end_document();
+    json.end_document();
+  }
+  void string(std::string_view key, std::string_view text) {
+    yaml.string(key, text);
+    xml.string(key, text);
+    json.string(key, text);
+  }
+  void plain(std::string_view key, std::string_view text) {
+    yaml.plain(key, text);
+    xml.plain(key, text);
+    json.plain(key, text);
+  }
+  void begin_object(std::string_view key) {
+    yaml.begin_object(key);
+    xml.begin_object(key);
+    json.begin_object(key);
+  }
+  void end_object() {
+    yaml.end_object();
+    xml.end_object();
+    json.end_object();
+  }
+  void begin_list(std::string_view key, std::string_view singular, ListStyle style) {
+    yaml.begin_list(key, singular, style);
+    xml.begin_list(key, singular, style);
+    json.begin_list(key, singular, style);
+  }
+  void end_list() {
+    yaml.end_list();
+    xml.end_list();
+    json.end_list();
+  }
+  void item(std::string_view text) {
+    yaml.item(text);
+    xml.item(text);
+    json.item(text);
+  }
+  void begin_item() {
+    yaml.begin_item();
+    xml.begin_item();
+    json.begin_item();
+  }
+  void end_item() {
+    yaml.end_item();
+    xml.end_item();
+    json.end_item();
   }
 };
 
 // Each file gets one write per page: the printers' strings are handed over and reused.
 void RulesWriter::flush() {
-  for (auto [os, text] : {std::pair{&yaml_, &printers_->yaml.out}, std::pair{&xml_, &printers_->xml.out},
+  for (auto [os, sink] : {std::pair{&yaml_, &printers_->yaml.out}, std::pair{&xml_, &printers_->xml.out},
                           std::pair{&json_, &printers_->json.out}}) {
-    os->write(text->data(), static_cast<std::streamsize>(text->size()));
-    text->clear();
+    std::string_view text = sink->text();
+    os->write(text.data(), static_cast<std::streamsize>(text.size()));
+    sink->clear();
   }
 }
 
 RulesWriter::RulesWriter(std::ostream& yaml, std::ostream& xml, std::ostream& json, const RulesHeader& header)
     : yaml_(yaml), xml_(xml), json_(json), printers_(std::make_unique<Printers>()) {
-  printers_->each([&](auto& out) { write_header(out, header); });
+  write_header(*printers_, header);
   flush();
 }
 
@@ -638,12 +803,12 @@ RulesWriter::~RulesWriter() = default;
 
 void RulesWriter::page(const extract::PageRules& p) {
   totals_.add(p);
-  printers_->each([&](auto& out) { write_page(out, p); });
+  write_page(*printers_, p);
   flush();
 }
 
 void RulesWriter::finish() {
-  printers_->each([&](auto& out) { write_summary(out, totals_); });
+  write_summary(*printers_, totals_);
   flush();
 }
 

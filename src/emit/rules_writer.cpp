@@ -108,9 +108,33 @@ std::size_t skip_plain(std::string_view s, std::size_t i, Flags flags) {
   return i;
 }
 
+// Whether no format changes any byte of `s` (no control character, quote, backslash,
+// markup character, DEL or non-ASCII byte): then every printer copies it as it is, and
+// one scan answers for all three. Most strings of a page are such.
+bool verbatim_everywhere(std::string_view s) {
+  auto flags = [](std::uint64_t w) {
+    return below(w, 0x20) | (w & highs) | equal(w, '"') | equal(w, '\\') | equal(w, '&') | equal(w, '<') |
+           equal(w, '>') | equal(w, 0x7f);
+  };
+  std::size_t i = skip_plain(s, 0, flags);
+  if (i + 8 <= s.size()) return false;
+  for (; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '&' || c == '<' || c == '>') return false;
+  }
+  return true;
+}
+
 // JSON string as nlohmann's dump prints it with ensure_ascii off: \" \\ \b \f \n \r \t,
 // \u00xx for the other control characters, every other byte as is.
-void json_string(Sink& out, std::string_view s) {
+void json_string(Sink& out, std::string_view s, bool verbatim) {
+  if (verbatim) {
+    out.reserve_more(s.size());
+    out.put('"');
+    out.put(s);
+    out.put('"');
+    return;
+  }
   out.reserve_more(6 * s.size());
   out.put('"');
   std::size_t run = 0;
@@ -158,9 +182,9 @@ public:
     out.reserve_more(0);
     out.put("\n}\n");
   }
-  void string(std::string_view key, std::string_view text) {
+  void string(std::string_view key, std::string_view text, bool verbatim = false) {
     member(key);
-    json_string(out, text);
+    json_string(out, text, verbatim);
   }
   void plain(std::string_view key, std::string_view text) {
     member(key);
@@ -177,9 +201,9 @@ public:
     open('[');
   }
   void end_list() { close(']'); }
-  void item(std::string_view text) {
+  void item(std::string_view text, bool verbatim = false) {
     next();
-    json_string(out, text);
+    json_string(out, text, verbatim);
   }
   void begin_item() {
     next();
@@ -274,7 +298,14 @@ void utf8(Sink& out, std::uint32_t cp) {
 // yaml-cpp 0.7's Utils::WriteDoubleQuotedString (non-ASCII kept): \" \\ \n \t \r \b \f,
 // \xNN for other code points below 0x20 and for U+0080-U+00A0, \ufeff for a byte order
 // mark, code points re-encoded after decoding as above. Printable ASCII is copied in runs.
-void yaml_string(Sink& out, std::string_view s) {
+void yaml_string(Sink& out, std::string_view s, bool verbatim) {
+  if (verbatim) {
+    out.reserve_more(s.size());
+    out.put('"');
+    out.put(s);
+    out.put('"');
+    return;
+  }
   out.reserve_more(6 * s.size());
   out.put('"');
   const char* p = s.data();
@@ -336,10 +367,10 @@ public:
     out.reserve_more(0);
     out.put('\n');
   }
-  void string(std::string_view key, std::string_view text) {
+  void string(std::string_view key, std::string_view text, bool verbatim = false) {
     member(key);
     out.put(": ");
-    yaml_string(out, text);
+    yaml_string(out, text, verbatim);
   }
   void plain(std::string_view key, std::string_view text) {
     member(key);
@@ -375,11 +406,11 @@ public:
       out.put(" []");
     }
   }
-  void item(std::string_view text) {
+  void item(std::string_view text, bool verbatim = false) {
     Frame& f = stack_[depth_];
     out.reserve_more(0);
     if (f.count++ > 0) out.put(", ");
-    yaml_string(out, text);
+    yaml_string(out, text, verbatim);
   }
   void begin_item() {
     Frame& f = stack_[depth_];
@@ -439,9 +470,14 @@ public:
     out.put(stack_[0].name);
     out.put(">\n");
   }
-  void string(std::string_view key, std::string_view text) {
+  void string(std::string_view key, std::string_view text, bool verbatim = false) {
     open_tag(key);
-    escaped(text);
+    if (verbatim) {
+      out.reserve(text.size());
+      out.put(text);
+    } else {
+      escaped(text);
+    }
     close_tag(key);
   }
   void plain(std::string_view key, std::string_view text) {
@@ -461,7 +497,7 @@ public:
     }
   }
   void end_list() { end(); }
-  void item(std::string_view text) { string(stack_[depth_].singular, text); }
+  void item(std::string_view text, bool verbatim = false) { string(stack_[depth_].singular, text, verbatim); }
   void begin_item() { begin(stack_[depth_].singular, {}); }
   void end_item() { end(); }
 
@@ -720,7 +756,8 @@ void write_summary(Out& out, const RulesTotals& t) {
 }  // namespace
 
 // The three printers take each event together, so a page's strings are read from
-// memory once for all three files (most of a page is cold by the time it is written).
+// memory once for all three files (most of a page is cold by the time it is written)
+// and scanned once when no format changes them.
 struct RulesWriter::Printers {
   YamlPrinter yaml;
   XmlPrinter xml;
@@ -737,9 +774,10 @@ struct RulesWriter::Printers {
     json.end_document();
   }
   void string(std::string_view key, std::string_view text) {
-    yaml.string(key, text);
-    xml.string(key, text);
-    json.string(key, text);
+    bool verbatim = verbatim_everywhere(text);
+    yaml.string(key, text, verbatim);
+    xml.string(key, text, verbatim);
+    json.string(key, text, verbatim);
   }
   void plain(std::string_view key, std::string_view text) {
     yaml.plain(key, text);
@@ -767,9 +805,10 @@ struct RulesWriter::Printers {
     json.end_list();
   }
   void item(std::string_view text) {
-    yaml.item(text);
-    xml.item(text);
-    json.item(text);
+    bool verbatim = verbatim_everywhere(text);
+    yaml.item(text, verbatim);
+    xml.item(text, verbatim);
+    json.item(text, verbatim);
   }
   void begin_item() {
     yaml.begin_item();

@@ -9,6 +9,7 @@
 // reference and compares on hostile strings.
 #include "emit/rules_writer.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -25,7 +26,7 @@ namespace {
 
 // ---- the printers ---------------------------------------------------------------------
 //
-// Each printer takes the same events and appends to one reusable string:
+// Each printer takes the same events and appends to its Sink, reused from page to page:
 //   begin_document(root, version) … end_document()
 //   string(key, text)        a string field
 //   plain(key, text)         a number or boolean, already in its text form
@@ -579,7 +580,8 @@ private:
 
 // Numbers print the same in every format, as nlohmann printed them: integers in full,
 // floating-point values by nlohmann's own shortest round-trip formatter ("2.0", "0.5"),
-// which the documents have always used (a different formatter could pick other digits).
+// which the documents have always used (a different formatter could pick other digits;
+// it is nlohmann's detail::to_chars, so emit_test compares with dump() to notice a change).
 struct Number {
   char buf[64];
   std::size_t size = 0;
@@ -695,6 +697,7 @@ void rule(Out& out, const extract::Rule& r) {
 
 template <class Out>
 void write_header(Out& out, const RulesHeader& h) {
+  // The format version is the first field in JSON and YAML, the root's attribute in XML.
   out.begin_document("wikic-rules", rules_schema_version);
   out.string("sitename", h.sitename);
   out.string("dump-date", h.dump_date);

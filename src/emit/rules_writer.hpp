@@ -62,7 +62,7 @@ public:
   std::string to_json() const;
   std::string to_yaml() const;
   std::string to_xml() const;
-  /// All three at once from one document model (what `wikic compile` writes).
+  /// All three at once, as `wikic compile` writes them.
   struct Files {
     std::string yaml, xml, json;
   };

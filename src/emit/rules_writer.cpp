@@ -78,7 +78,8 @@ private:
 
   void grow(std::size_t n) {
     std::size_t used = at_ - buf_.get();
-    std::size_t size = std::max<std::size_t>(2 * static_cast<std::size_t>(end_ - buf_.get()), used + n + 65536);
+    std::size_t size = 2 * static_cast<std::size_t>(end_ - buf_.get());
+    size = std::max(size, used + n + 65536);
     auto next = std::make_unique_for_overwrite<char[]>(size);
     if (used > 0) std::memcpy(next.get(), buf_.get(), used);
     buf_ = std::move(next);
@@ -273,7 +274,8 @@ std::uint32_t yaml_next_code_point(const char*& p, const char* end) {
     }
     cp = (cp << 6) | (static_cast<unsigned char>(*p) & 0x3F);
   }
-  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || (cp & 0xFFFE) == 0xFFFE || (cp >= 0xFDD0 && cp <= 0xFDEF))
+  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || (cp & 0xFFFE) == 0xFFFE ||
+      (cp >= 0xFDD0 && cp <= 0xFDEF))
     cp = replacement;
   return cp;
 }
@@ -609,7 +611,8 @@ void boolean_field(Out& out, std::string_view key, bool v) {
 }
 
 template <class Out>
-void string_list(Out& out, std::string_view key, std::string_view singular, const std::vector<std::string>& items) {
+void string_list(Out& out, std::string_view key, std::string_view singular,
+                 const std::vector<std::string>& items) {
   out.begin_list(key, singular, ListStyle::scalars);
   for (const auto& s : items) out.item(s);
   out.end_list();

@@ -1,353 +1,860 @@
-// The rule database as an ordered JSON document, printed as JSON (nlohmann), YAML
-// (yaml-cpp Emitter, every string double-quoted so no value changes type on reading) and
-// XML (pugixml: objects are elements, arrays repeat a singular element name).
+// The rule database written by three direct printers (JSON, YAML, XML) driven by one
+// description of the record layout (write_header / write_page / write_summary below),
+// so the formats cannot drift apart. The printers are direct because building a
+// document per page (nlohmann ordered_json, a yaml-cpp Emitter, a pugixml tree) and
+// printing it cost half of `wikic compile`; each one mirrors, byte for byte, what the
+// library it replaced printed: nlohmann's dump(2), yaml-cpp 0.7's Emitter with every
+// string double-quoted (so no value changes type on reading), pugixml 1.13's
+// print(format_indent, "  "). tests/unit/emit_test.cpp keeps those libraries as the
+// reference and compares on hostile strings.
 #include "emit/rules_writer.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
-#include <map>
-#include <ostream>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
-#include <pugixml.hpp>
+#include <ostream>
 #include <sstream>
-#include <yaml-cpp/yaml.h>
+#include <string_view>
 
 namespace wikic::emit {
 namespace {
 
-using Json = nlohmann::ordered_json;
+// ---- the printers ---------------------------------------------------------------------
+//
+// Each printer takes the same events and appends to its Sink, reused from page to page:
+//   begin_document(root, version) … end_document()
+//   string(key, text)        a string field
+//   plain(key, text)         a number or boolean, already in its text form
+//   begin_object(key) … end_object()
+//   begin_list(key, singular, style) … end_list(), with item(text) for a string item or
+//   begin_item() … end_item() for a record item (XML names items by `singular`).
+// Objects of the layout are never empty, lists may be.
 
-Json variants(const extract::Variants& v) {
-  if (v.uniform) return v.text;
-  return Json{{"C1", v.c1}, {"C2", v.c2}, {"WE", v.we}};
-}
-
-Json points(const extract::Rule& r) {
-  if (r.points_unparsed) return "unparsed";
-  Json list = Json::array();
-  for (const auto& e : r.points) {
-    Json p;
-    p["op"] = extract::to_string(e.points.op);
-    // A named quantity has no value, unless it is subtracted: then value -1 is its factor.
-    if (e.points.quantity.empty() || e.points.value < 0) p["value"] = e.points.value;
-    if (!e.points.quantity.empty()) p["quantity"] = e.points.quantity;
-    if (e.points.op == extract::PointsOp::fraction) p["denominator"] = e.points.denominator;
-    if (!e.points.basis.empty()) p["basis"] = e.points.basis;
-    if (!e.points.per.empty()) p["per"] = e.points.per;
-    if (!e.points.rounding.empty()) p["rounding"] = e.points.rounding;
-    p["when"] = e.when;
-    if (!e.editions.empty()) p["editions"] = e.editions;
-    p["text"] = e.points.text;
-    list.push_back(std::move(p));
-  }
-  return list;
-}
-
-Json rule(const extract::Rule& r) {
-  Json j;
-  j["id"] = r.id;
-  if (!r.parent.empty()) j["parent"] = r.parent;
-  j["section"] = r.section;
-  j["phase"] = r.phase;
-  j["round"] = r.round;
-  j["step"] = r.step;
-  j["block"] = r.block;
-  j["kind"] = r.kind;
-  j["core"] = r.core;
-  j["when"] = r.when;
-  j["atoms"] = r.atoms;
-  j["triggers"] = r.triggers;
-  j["description"] = variants(r.description);
-  j["rules"] = variants(r.rules);
-  Json notes = Json::array();
-  for (const auto& n : r.notes) notes.push_back(Json{{"when", n.when}, {"text", variants(n.text)}});
-  j["notes"] = std::move(notes);
-  j["references"] = r.references;
-  j["points"] = points(r);
-  Json s;
-  s["page"] = r.source.page;
-  s["revision"] = r.source.revision;
-  s["file"] = r.source.file;
-  s["line"] = r.source.line;
-  s["column"] = r.source.column;
-  if (r.source.offset >= 0) s["offset"] = r.source.offset;
-  s["origin"] = r.source.origin;
-  s["chain"] = r.source.chain;
-  j["source"] = std::move(s);
-  return j;
-}
-
-Json header_json(const RulesHeader& h) {
-  Json d;
-  d["wikic-rules"] = rules_schema_version;
-  d["sitename"] = h.sitename;
-  d["dump-date"] = h.dump_date;
-  d["dump-date-source"] = "latest revision timestamp";
-  d["vocabulary-version"] = h.vocabulary_version;
-  d["mapping-version"] = h.mapping_version;
-  return d;
-}
-
-Json page_json(const extract::PageRules& p) {
-  Json pj;
-  pj["title"] = p.title;
-  pj["revision"] = p.revision;
-  pj["timestamp"] = p.timestamp;
-  Json cells = Json::array();
-  for (const auto& [use, n] : p.cells.by_use) cells.push_back(Json{{"use", use}, {"count", n}});
-  pj["scoring-cells"] = Json{{"total", p.cells.total}, {"unaccounted", p.cells.unaccounted}, {"uses", cells}};
-  Json rules = Json::array();
-  for (const auto& r : p.rules) rules.push_back(rule(r));
-  pj["rules"] = std::move(rules);
-  Json non = Json::array();
-  for (const auto& n : p.non_rules)
-    non.push_back(Json{{"reason", n.reason}, {"text", n.text}, {"line", n.line}, {"column", n.column},
-                       {"scoring-cells", n.scoring_cells}});
-  pj["non-rules"] = std::move(non);
-  return pj;
-}
-
-Json summary_json(const RulesTotals& t) {
-  return Json{{"pages", t.pages},         {"rules", t.rules},
-              {"sub-rules", t.sub_rules}, {"non-rules", t.non_rules},
-              {"unparsed-points", t.unparsed}, {"id-collisions", t.collisions}};
-}
-
-// Numbers print the same in every format: integers without a fraction, others with the
-// shortest round-trip form nlohmann uses.
-std::string number_text(const Json& j) {
-  // Integers (every count, line and revision) directly; a serializer per number is
-  // costly and prints them the same.
-  char buf[24];
-  if (j.is_number_unsigned()) {
-    auto r = std::to_chars(buf, buf + sizeof buf, j.get<std::uint64_t>());
-    return std::string(buf, r.ptr);
-  }
-  if (j.is_number_integer()) {
-    auto r = std::to_chars(buf, buf + sizeof buf, j.get<std::int64_t>());
-    return std::string(buf, r.ptr);
-  }
-  return j.dump();
-}
-
-// A scalar whose YAML text is known to be plain already (the schema's own keys, numbers,
-// booleans), written through yaml-cpp's WriteStreamable: the one Emitter path that
-// skips the plain-scalar regex checks Write(std::string) runs on every Auto scalar
-// (a third of the whole compile's instructions when keys went through it).
-// WriteStreamable<T> names std::isnan(T) in a branch that only floating-point types
-// take; the conversion to double exists to satisfy that call and is never used.
-struct PlainScalar {
-  std::string_view text;
-  operator double() const { return 0; }  // NOLINT: see above
+enum class ListStyle {
+  scalars,   ///< strings only: a flow sequence in YAML
+  records,   ///< objects only: a block sequence in YAML (flow "[]" when empty)
+  streamed,  ///< records written as they arrive: XML opens the element before knowing
+             ///< whether any will come (`<pages>` then `</pages>` even when empty)
 };
-std::ostream& operator<<(std::ostream& os, const PlainScalar& p) { return os.write(p.text.data(), p.text.size()); }
 
-void write_yaml(const Json& j, YAML::Emitter& out) {
-  if (j.is_object()) {
-    out << YAML::BeginMap;
-    for (const auto& [k, v] : j.items()) {
-      out << YAML::Key;
-      out.WriteStreamable(PlainScalar{k});
-      out << YAML::Value;
-      write_yaml(v, out);
-    }
-    out << YAML::EndMap;
-  } else if (j.is_array()) {
-    bool scalars = true;
-    for (const auto& v : j) scalars = scalars && !v.is_structured();
-    out << (scalars ? YAML::Flow : YAML::Block) << YAML::BeginSeq;
-    for (const auto& v : j) write_yaml(v, out);
-    out << YAML::EndSeq;
-  } else if (j.is_string()) {
-    out << YAML::DoubleQuoted << j.get_ref<const std::string&>();
-  } else if (j.is_boolean()) {
-    out.WriteStreamable(PlainScalar{j.get<bool>() ? "true" : "false"});
-  } else {
-    std::string number = number_text(j);
-    out.WriteStreamable(PlainScalar{number});
+constexpr std::size_t max_depth = 16;  // the layout nests 7 deep
+
+// A page's text for one file, written through a raw pointer: each event first reserves
+// room for the most it can write (every escape is at most six bytes per input byte, the
+// indentation and punctuation fit in `slack`), so single characters and short keys
+// cost a store rather than a std::string append each.
+class Sink {
+public:
+  static constexpr std::size_t slack = 160;
+
+  void reserve(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - at_) < n) grow(n);
   }
+  /// Room for `n` bytes and `slack` more of indentation and punctuation: each writer
+  /// below reserves before it writes.
+  void reserve_more(std::size_t n) { reserve(slack + n); }
+  void put(char c) { *at_++ = c; }
+  void put(std::string_view s) {
+    std::memcpy(at_, s.data(), s.size());
+    at_ += s.size();
+  }
+  void put(const char* begin, const char* end) { put(std::string_view(begin, end - begin)); }
+  void spaces(std::size_t n) {
+    std::memset(at_, ' ', n);
+    at_ += n;
+  }
+  std::string_view text() const { return {buf_.get(), static_cast<std::size_t>(at_ - buf_.get())}; }
+  void clear() { at_ = buf_.get(); }
+
+private:
+  std::unique_ptr<char[]> buf_;
+  char* at_ = nullptr;
+  char* end_ = nullptr;
+
+  void grow(std::size_t n) {
+    std::size_t used = at_ - buf_.get();
+    std::size_t size = 2 * static_cast<std::size_t>(end_ - buf_.get());
+    size = std::max(size, used + n + 65536);
+    auto next = std::make_unique_for_overwrite<char[]>(size);
+    if (used > 0) std::memcpy(next.get(), buf_.get(), used);
+    buf_ = std::move(next);
+    at_ = buf_.get() + used;
+    end_ = buf_.get() + size;
+  }
+};
+
+// Strings are scanned eight bytes at a time for the few bytes a format must change;
+// rule text is long and almost never has one. Each mask has the high bit set in the
+// bytes of a word that match (bytes above a match may be flagged too, so only the
+// lowest flag is used).
+constexpr std::uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+inline std::uint64_t below(std::uint64_t w, unsigned n) { return (w - ones * n) & ~w & highs; }
+inline std::uint64_t equal(std::uint64_t w, unsigned char c) { return below(w ^ (ones * c), 1); }
+
+// The first position from `i` whose word flags a byte, or where fewer than eight bytes
+// are left (the caller tests those one by one).
+template <class Flags>
+std::size_t skip_plain(std::string_view s, std::size_t i, Flags flags) {
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; i + 8 <= s.size(); i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      if (std::uint64_t m = flags(w)) return i + (std::countr_zero(m) >> 3);
+    }
+  }
+  return i;
 }
 
-// JSON text of a page exactly as nlohmann's dump(2) prints it (two spaces per level,
-// ", " never, "\": " after keys, \b \f \n \r \t and \u00xx for the other control
-// characters, UTF-8 as is), with `base` spaces before every line after the first, so
-// a page nests into the document without a second copying pass. Written directly
-// because dump() spends most of its time decoding every character of 5x the input.
-void escape_json(std::string_view s, std::string& out) {
-  out += '"';
+// Whether no format changes any byte of `s` (no control character, quote, backslash,
+// markup character, DEL or non-ASCII byte): then every printer copies it as it is, and
+// one scan answers for all three. Most strings of a page are such.
+bool verbatim_everywhere(std::string_view s) {
+  auto flags = [](std::uint64_t w) {
+    return below(w, 0x20) | (w & highs) | equal(w, '"') | equal(w, '\\') | equal(w, '&') | equal(w, '<') |
+           equal(w, '>') | equal(w, 0x7f);
+  };
+  std::size_t i = skip_plain(s, 0, flags);
+  if (i + 8 <= s.size()) return false;
+  for (; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '&' || c == '<' || c == '>') return false;
+  }
+  return true;
+}
+
+// JSON string as nlohmann's dump prints it with ensure_ascii off: \" \\ \b \f \n \r \t,
+// \u00xx for the other control characters, every other byte as is.
+void json_string(Sink& out, std::string_view s, bool verbatim) {
+  if (verbatim) {
+    out.reserve_more(s.size());
+    out.put('"');
+    out.put(s);
+    out.put('"');
+    return;
+  }
+  out.reserve_more(6 * s.size());
+  out.put('"');
   std::size_t run = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  auto flags = [](std::uint64_t w) { return below(w, 0x20) | equal(w, '"') | equal(w, '\\'); };
+  for (std::size_t i = 0; (i = skip_plain(s, i, flags)) < s.size(); ++i) {
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.substr(run, i - run));
+    out.put(s.substr(run, i - run));
     run = i + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"': out.put("\\\""); break;
+      case '\\': out.put("\\\\"); break;
+      case '\b': out.put("\\b"); break;
+      case '\f': out.put("\\f"); break;
+      case '\n': out.put("\\n"); break;
+      case '\r': out.put("\\r"); break;
+      case '\t': out.put("\\t"); break;
       default: {
         static constexpr char hex[] = "0123456789abcdef";
-        out += "\\u00";
-        out += hex[c >> 4];
-        out += hex[c & 15];
+        out.put("\\u00");
+        out.put(hex[c >> 4]);
+        out.put(hex[c & 15]);
       }
     }
   }
-  out.append(s.substr(run));
-  out += '"';
+  out.put(s.substr(run));
+  out.put('"');
 }
 
-void write_json(const Json& j, std::string& out, std::size_t indent) {
-  auto newline = [&](std::size_t n) {
-    out += '\n';
-    out.append(n, ' ');
-  };
-  if (j.is_object()) {
-    if (j.empty()) {
-      out += "{}";
-      return;
-    }
-    out += '{';
-    bool first = true;
-    for (const auto& [k, v] : j.items()) {
-      if (!first) out += ',';
-      first = false;
-      newline(indent + 2);
-      escape_json(k, out);
-      out += ": ";
-      write_json(v, out, indent + 2);
-    }
-    newline(indent);
-    out += '}';
-  } else if (j.is_array()) {
-    if (j.empty()) {
-      out += "[]";
-      return;
-    }
-    out += '[';
-    bool first = true;
-    for (const auto& v : j) {
-      if (!first) out += ',';
-      first = false;
-      newline(indent + 2);
-      write_json(v, out, indent + 2);
-    }
-    newline(indent);
-    out += ']';
-  } else if (j.is_string()) {
-    escape_json(j.get_ref<const std::string&>(), out);
-  } else if (j.is_boolean()) {
-    out += j.get<bool>() ? "true" : "false";
-  } else if (j.is_number()) {
-    out += number_text(j);
-  } else {
-    out += j.dump();
+// nlohmann's dump(2): two spaces per level, ",\n" between members, "[]" for an empty list.
+class JsonPrinter {
+public:
+  Sink out;
+
+  void begin_document(std::string_view root, std::string_view version) {
+    out.reserve_more(root.size() + version.size());
+    out.put('{');
+    first_[0] = true;
+    member(root);
+    out.put('"');
+    out.put(version);  // the schema's own version: nothing to escape
+    out.put('"');
   }
-}
-
-const std::map<std::string, std::string>& singular() {
-  static const std::map<std::string, std::string> m = {
-      {"pages", "page"},         {"rules", "rule"},   {"non-rules", "non-rule"}, {"notes", "note"},
-      {"points", "entry"},       {"atoms", "atom"},   {"triggers", "trigger"},   {"references", "reference"},
-      {"chain", "template"},     {"editions", "edition"}, {"uses", "cell-use"}};
-  return m;
-}
-
-void write_xml(const Json& j, pugi::xml_node node, const std::string& key) {
-  if (j.is_object()) {
-    for (const auto& [k, v] : j.items()) write_xml(v, node.append_child(k.c_str()), k);
-  } else if (j.is_array()) {
-    auto it = singular().find(key);
-    std::string item = it != singular().end() ? it->second : "item";
-    for (const auto& v : j) write_xml(v, node.append_child(item.c_str()), item);
-  } else if (j.is_string()) {
-    // XML 1.0 cannot carry most control characters; they never belong in rule text.
-    auto unwanted = [](char c) { return (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') || c == 0x7f; };
-    const std::string& text = j.get_ref<const std::string&>();
-    if (std::none_of(text.begin(), text.end(), unwanted)) {
-      node.text().set(text.c_str(), text.size());
-    } else {
-      std::string t = text;
-      std::erase_if(t, unwanted);
-      node.text().set(t.c_str(), t.size());
-    }
-  } else if (j.is_boolean()) {
-    node.text().set(j.get<bool>() ? "true" : "false");
-  } else {
-    node.text().set(number_text(j).c_str());
+  void end_document() {
+    out.reserve_more(0);
+    out.put("\n}\n");
   }
-}
+  void string(std::string_view key, std::string_view text, bool verbatim = false) {
+    member(key);
+    json_string(out, text, verbatim);
+  }
+  void plain(std::string_view key, std::string_view text) {
+    member(key);
+    out.reserve(text.size());
+    out.put(text);
+  }
+  void begin_object(std::string_view key) {
+    member(key);
+    open('{');
+  }
+  void end_object() { close('}'); }
+  void begin_list(std::string_view key, std::string_view, ListStyle) {
+    member(key);
+    open('[');
+  }
+  void end_list() { close(']'); }
+  void item(std::string_view text, bool verbatim = false) {
+    next();
+    json_string(out, text, verbatim);
+  }
+  void begin_item() {
+    next();
+    open('{');
+  }
+  void end_item() { close('}'); }
 
+private:
+  bool first_[max_depth] = {};
+  std::size_t depth_ = 0;
 
-// Continuation lines of a block indented by `n` spaces (the first line is placed by
-// the caller), so a page rendered on its own nests into the document.
-std::string indented(std::string_view text, std::size_t n, std::string_view first) {
-  std::string out;
-  out.reserve(first.size() + text.size() + text.size() / 8);
-  out += first;
-  for (std::size_t at = 0; at < text.size();) {
-    std::size_t nl = text.find('\n', at);
-    if (nl == std::string_view::npos || nl + 1 == text.size()) {
-      out.append(text.substr(at));
+  void next() {
+    out.reserve_more(0);
+    out.put(first_[depth_] ? "\n" : ",\n");
+    first_[depth_] = false;
+    out.spaces(2 * (depth_ + 1));
+  }
+  void member(std::string_view key) {
+    next();
+    out.reserve_more(key.size());
+    out.put('"');
+    out.put(key);  // the layout's own keys need no escaping
+    out.put("\": ");
+  }
+  void open(char c) {
+    out.reserve_more(0);
+    out.put(c);
+    first_[++depth_] = true;
+  }
+  void close(char c) {
+    out.reserve_more(0);
+    if (!first_[depth_--]) {
+      out.put('\n');
+      out.spaces(2 * (depth_ + 1));
+    }
+    out.put(c);
+  }
+};
+
+// yaml-cpp 0.7's Utils::GetNextCodePointAndAdvance: the lead byte alone decides the
+// length (0x80-0xBF: a bad lead, 0xF8-0xFF: four bytes), overlong forms are accepted,
+// a missing trailing byte ends the sequence before it, and surrogates, values above
+// U+10FFFF, U+xxFFFE/U+xxFFFF and U+FDD0-U+FDEF become U+FFFD.
+std::uint32_t yaml_next_code_point(const char*& p, const char* end) {
+  constexpr std::uint32_t replacement = 0xFFFD;
+  auto lead = static_cast<unsigned char>(*p);
+  int n = 0;
+  switch (lead >> 4) {
+    case 12: case 13: n = 2; break;
+    case 14: n = 3; break;
+    case 15: n = 4; break;
+    default:
+      if (lead < 0x80) {
+        ++p;
+        return lead;
+      }
+      ++p;
+      return replacement;
+  }
+  std::uint32_t cp = lead & ~(0xFFu << (7 - n)) & 0xFF;
+  ++p;
+  for (--n; n > 0; ++p, --n) {
+    if (p == end || (static_cast<unsigned char>(*p) & 0xC0) != 0x80) {
+      cp = replacement;
       break;
     }
-    out.append(text.substr(at, nl + 1 - at)).append(n, ' ');
-    at = nl + 1;
+    cp = (cp << 6) | (static_cast<unsigned char>(*p) & 0x3F);
   }
-  return out;
+  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || (cp & 0xFFFE) == 0xFFFE ||
+      (cp >= 0xFDD0 && cp <= 0xFDEF))
+    cp = replacement;
+  return cp;
 }
 
-std::string yaml_block(const Json& j) {
-  YAML::Emitter out;
-  write_yaml(j, out);
-  return out.c_str();
+void utf8(Sink& out, std::uint32_t cp) {
+  if (cp <= 0x7F) {
+    out.put(static_cast<char>(cp));
+  } else if (cp <= 0x7FF) {
+    out.put(static_cast<char>(0xC0 | (cp >> 6)));
+    out.put(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp <= 0xFFFF) {
+    out.put(static_cast<char>(0xE0 | (cp >> 12)));
+    out.put(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.put(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.put(static_cast<char>(0xF0 | (cp >> 18)));
+    out.put(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.put(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.put(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
 }
 
-void print_xml(std::ostream& os, const Json& value, const std::string& key, unsigned depth) {
-  pugi::xml_document doc;
-  write_xml(value, doc.append_child(key.c_str()), key);
-  doc.first_child().print(os, "  ", pugi::format_indent, pugi::encoding_utf8, depth);
+// yaml-cpp 0.7's Utils::WriteDoubleQuotedString (non-ASCII kept): \" \\ \n \t \r \b \f,
+// \xNN for other code points below 0x20 and for U+0080-U+00A0, \ufeff for a byte order
+// mark, code points re-encoded after decoding as above. Printable ASCII is copied in runs.
+void yaml_string(Sink& out, std::string_view s, bool verbatim) {
+  if (verbatim) {
+    out.reserve_more(s.size());
+    out.put('"');
+    out.put(s);
+    out.put('"');
+    return;
+  }
+  out.reserve_more(6 * s.size());
+  out.put('"');
+  const char* p = s.data();
+  const char* end = p + s.size();
+  const char* run = p;
+  static constexpr char hex[] = "0123456789abcdef";
+  auto flags = [](std::uint64_t w) { return below(w, 0x20) | equal(w, '"') | equal(w, '\\') | (w & highs); };
+  while (p != end) {
+    p = s.data() + skip_plain(s, p - s.data(), flags);
+    if (p == end) break;
+    auto c = static_cast<unsigned char>(*p);
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      ++p;
+      continue;
+    }
+    out.put(run, p);
+    std::uint32_t cp = yaml_next_code_point(p, end);
+    run = p;
+    switch (cp) {
+      case '"': out.put("\\\""); break;
+      case '\\': out.put("\\\\"); break;
+      case '\n': out.put("\\n"); break;
+      case '\t': out.put("\\t"); break;
+      case '\r': out.put("\\r"); break;
+      case '\b': out.put("\\b"); break;
+      case '\f': out.put("\\f"); break;
+      default:
+        if (cp < 0x20 || (cp >= 0x80 && cp <= 0xA0)) {
+          out.put("\\x");
+          out.put(hex[cp >> 4]);
+          out.put(hex[cp & 15]);
+        } else if (cp == 0xFEFF) {
+          out.put("\\ufeff");
+        } else {
+          utf8(out, cp);
+        }
+    }
+  }
+  out.put(run, p);
+  out.put('"');
+}
+
+// yaml-cpp's Emitter for block maps (keys at one column, nested maps two further),
+// block sequences ("- " two further than their key, the item's map two further still,
+// its first key on the dash's line) and flow sequences of scalars ("[a, b]", "[]").
+class YamlPrinter {
+public:
+  Sink out;
+
+  void begin_document(std::string_view root, std::string_view version) {
+    stack_[0] = {Kind::map, 0, 0, true};
+    member(root);
+    out.reserve_more(version.size());
+    out.put(": \"");
+    out.put(version);  // the schema's own version: nothing to escape
+    out.put('"');
+  }
+  void end_document() {
+    out.reserve_more(0);
+    out.put('\n');
+  }
+  void string(std::string_view key, std::string_view text, bool verbatim = false) {
+    member(key);
+    out.put(": ");
+    yaml_string(out, text, verbatim);
+  }
+  void plain(std::string_view key, std::string_view text) {
+    member(key);
+    out.reserve_more(text.size());
+    out.put(": ");
+    out.put(text);
+  }
+  void begin_object(std::string_view key) {
+    member(key);
+    out.put(':');
+    std::size_t column = stack_[depth_].column + 2;
+    stack_[++depth_] = {Kind::map, column, 0, false};
+  }
+  void end_object() { --depth_; }
+  void begin_list(std::string_view key, std::string_view, ListStyle style) {
+    member(key);
+    std::size_t column = stack_[depth_].column + 2;
+    if (style == ListStyle::scalars) {
+      out.put(": [");
+      stack_[++depth_] = {Kind::flow, column, 0, false};
+    } else {
+      out.put(':');
+      stack_[++depth_] = {Kind::block, column, 0, false};
+    }
+  }
+  void end_list() {
+    // An empty list counts as one of scalars: yaml-cpp then wrote it in flow style.
+    const Frame& f = stack_[depth_--];
+    out.reserve_more(0);
+    if (f.kind == Kind::flow) {
+      out.put(']');
+    } else if (f.count == 0) {
+      out.put(" []");
+    }
+  }
+  void item(std::string_view text, bool verbatim = false) {
+    Frame& f = stack_[depth_];
+    out.reserve_more(0);
+    if (f.count++ > 0) out.put(", ");
+    yaml_string(out, text, verbatim);
+  }
+  void begin_item() {
+    Frame& f = stack_[depth_];
+    ++f.count;
+    out.reserve_more(0);
+    out.put('\n');
+    out.spaces(f.column);
+    out.put("- ");
+    std::size_t column = f.column + 2;
+    stack_[++depth_] = {Kind::map, column, 0, true};
+  }
+  void end_item() { --depth_; }
+
+private:
+  enum class Kind { map, block, flow };
+  struct Frame {
+    Kind kind = Kind::map;
+    std::size_t column = 0;  ///< of the keys (map) or dashes (block sequence)
+    std::size_t count = 0;
+    bool inline_first = false;  ///< the first key follows "- " (or starts the file)
+  };
+  Frame stack_[max_depth];
+  std::size_t depth_ = 0;
+
+  // Also leaves `slack` for what follows the key (": ", ": [").
+  void member(std::string_view key) {
+    Frame& f = stack_[depth_];
+    out.reserve_more(key.size());
+    if (f.count++ > 0 || !f.inline_first) {
+      out.put('\n');
+      out.spaces(f.column);
+    }
+    out.put(key);
+  }
+};
+
+// pugixml's print(format_indent, "  "): one element per line, text inline
+// (`<a>text</a>`, `<a></a>` for an empty text), `<a />` for an element without
+// children. Text escapes & < > as pugixml does; XML 1.0 cannot carry most control
+// characters and they never belong in rule text, so they (and DEL) are dropped first.
+class XmlPrinter {
+public:
+  Sink out;
+
+  void begin_document(std::string_view root, std::string_view version) {
+    out.reserve_more(root.size() + version.size());
+    out.put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<");
+    out.put(root);
+    out.put(" version=\"");
+    out.put(version);  // the schema's own version: nothing to escape
+    out.put("\">\n");
+    stack_[0] = {root, {}, true};
+  }
+  void end_document() {
+    out.reserve_more(stack_[0].name.size());
+    out.put("</");
+    out.put(stack_[0].name);
+    out.put(">\n");
+  }
+  void string(std::string_view key, std::string_view text, bool verbatim = false) {
+    open_tag(key);
+    if (verbatim) {
+      out.reserve(text.size());
+      out.put(text);
+    } else {
+      escaped(text);
+    }
+    close_tag(key);
+  }
+  void plain(std::string_view key, std::string_view text) {
+    open_tag(key);
+    out.reserve(text.size());
+    out.put(text);
+    close_tag(key);
+  }
+  void begin_object(std::string_view key) { begin(key, {}); }
+  void end_object() { end(); }
+  void begin_list(std::string_view key, std::string_view singular, ListStyle style) {
+    begin(key, singular);
+    if (style == ListStyle::streamed) {
+      out.reserve_more(0);
+      out.put(">\n");
+      stack_[depth_].has_children = true;
+    }
+  }
+  void end_list() { end(); }
+  void item(std::string_view text, bool verbatim = false) { string(stack_[depth_].singular, text, verbatim); }
+  void begin_item() { begin(stack_[depth_].singular, {}); }
+  void end_item() { end(); }
+
+private:
+  struct Frame {
+    std::string_view name, singular;
+    bool has_children = false;  ///< the start tag's ">" is written
+  };
+  Frame stack_[max_depth];
+  std::size_t depth_ = 0;
+
+  // Also leaves `slack` for the tag that follows, its name (`name` bytes) not counted.
+  void child(std::size_t name) {
+    out.reserve_more(name);
+    Frame& f = stack_[depth_];
+    if (!f.has_children) {
+      out.put(">\n");
+      f.has_children = true;
+    }
+    out.spaces(2 * (depth_ + 1));
+  }
+  void open_tag(std::string_view name) {
+    child(name.size());
+    out.put('<');
+    out.put(name);
+    out.put('>');
+  }
+  void close_tag(std::string_view name) {
+    out.reserve_more(name.size());
+    out.put("</");
+    out.put(name);
+    out.put(">\n");
+  }
+  void begin(std::string_view name, std::string_view singular) {
+    child(name.size());
+    out.put('<');
+    out.put(name);
+    stack_[++depth_] = {name, singular, false};
+  }
+  void end() {
+    const Frame& f = stack_[depth_--];
+    out.reserve_more(f.name.size());
+    if (!f.has_children) {
+      out.put(" />\n");
+      return;
+    }
+    out.spaces(2 * (depth_ + 1));
+    close_tag(f.name);
+  }
+  void escaped(std::string_view s) {
+    out.reserve_more(6 * s.size());
+    std::size_t run = 0;
+    auto flags = [](std::uint64_t w) {
+      return below(w, 0x20) | equal(w, '&') | equal(w, '<') | equal(w, '>') | equal(w, 0x7f);
+    };
+    for (std::size_t i = 0; (i = skip_plain(s, i, flags)) < s.size(); ++i) {
+      auto c = static_cast<unsigned char>(s[i]);
+      const char* entity;
+      if (c == '&') {
+        entity = "&amp;";
+      } else if (c == '<') {
+        entity = "&lt;";
+      } else if (c == '>') {
+        entity = "&gt;";
+      } else if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+        entity = "";
+      } else {
+        continue;
+      }
+      out.put(s.substr(run, i - run));
+      out.put(entity);
+      run = i + 1;
+    }
+    out.put(s.substr(run));
+  }
+};
+
+// ---- the layout -------------------------------------------------------------------------
+
+// Numbers print the same in every format, as nlohmann printed them: integers in full,
+// floating-point values by nlohmann's own shortest round-trip formatter ("2.0", "0.5"),
+// which the documents have always used (a different formatter could pick other digits;
+// it is nlohmann's detail::to_chars, so emit_test compares with dump() to notice a change).
+struct Number {
+  char buf[64];
+  std::size_t size = 0;
+  explicit Number(std::uint64_t v) { size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf; }
+  explicit Number(std::int64_t v) { size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf; }
+  explicit Number(double v) {
+    if (!std::isfinite(v)) {
+      size = 4;
+      std::char_traits<char>::copy(buf, "null", 4);
+      return;
+    }
+    size = nlohmann::detail::to_chars(buf, buf + sizeof buf, v) - buf;
+  }
+  std::string_view text() const { return {buf, size}; }
+};
+
+template <class Out>
+void unsigned_field(Out& out, std::string_view key, std::uint64_t v) {
+  out.plain(key, Number(v).text());
+}
+
+template <class Out>
+void boolean_field(Out& out, std::string_view key, bool v) {
+  out.plain(key, v ? "true" : "false");
+}
+
+template <class Out>
+void string_list(Out& out, std::string_view key, std::string_view singular,
+                 const std::vector<std::string>& items) {
+  out.begin_list(key, singular, ListStyle::scalars);
+  for (const auto& s : items) out.item(s);
+  out.end_list();
+}
+
+template <class Out>
+void variants(Out& out, std::string_view key, const extract::Variants& v) {
+  if (v.uniform) {
+    out.string(key, v.text);
+    return;
+  }
+  out.begin_object(key);
+  out.string("C1", v.c1);
+  out.string("C2", v.c2);
+  out.string("WE", v.we);
+  out.end_object();
+}
+
+template <class Out>
+void points(Out& out, const extract::Rule& r) {
+  if (r.points_unparsed) {
+    out.string("points", "unparsed");
+    return;
+  }
+  out.begin_list("points", "entry", ListStyle::records);
+  for (const auto& e : r.points) {
+    const extract::Points& p = e.points;
+    out.begin_item();
+    out.string("op", extract::to_string(p.op));
+    // A named quantity has no value, unless it is subtracted: then value -1 is its factor.
+    if (p.quantity.empty() || p.value < 0) out.plain("value", Number(p.value).text());
+    if (!p.quantity.empty()) out.string("quantity", p.quantity);
+    if (p.op == extract::PointsOp::fraction) out.plain("denominator", Number(p.denominator).text());
+    if (!p.basis.empty()) out.string("basis", p.basis);
+    if (!p.per.empty()) out.string("per", p.per);
+    if (!p.rounding.empty()) out.string("rounding", p.rounding);
+    out.string("when", e.when);
+    if (!e.editions.empty()) string_list(out, "editions", "edition", e.editions);
+    out.string("text", p.text);
+    out.end_item();
+  }
+  out.end_list();
+}
+
+template <class Out>
+void rule(Out& out, const extract::Rule& r) {
+  out.begin_item();
+  out.string("id", r.id);
+  if (!r.parent.empty()) out.string("parent", r.parent);
+  out.string("section", r.section);
+  out.string("phase", r.phase);
+  out.string("round", r.round);
+  out.string("step", r.step);
+  out.string("block", r.block);
+  out.string("kind", r.kind);
+  boolean_field(out, "core", r.core);
+  out.string("when", r.when);
+  string_list(out, "atoms", "atom", r.atoms);
+  string_list(out, "triggers", "trigger", r.triggers);
+  variants(out, "description", r.description);
+  variants(out, "rules", r.rules);
+  out.begin_list("notes", "note", ListStyle::records);
+  for (const auto& n : r.notes) {
+    out.begin_item();
+    out.string("when", n.when);
+    variants(out, "text", n.text);
+    out.end_item();
+  }
+  out.end_list();
+  string_list(out, "references", "reference", r.references);
+  points(out, r);
+  const extract::RuleSource& s = r.source;
+  out.begin_object("source");
+  out.string("page", s.page);
+  unsigned_field(out, "revision", s.revision);
+  out.string("file", s.file);
+  unsigned_field(out, "line", s.line);
+  unsigned_field(out, "column", s.column);
+  if (s.offset >= 0) out.plain("offset", Number(s.offset).text());
+  out.string("origin", s.origin);
+  string_list(out, "chain", "template", s.chain);
+  out.end_object();
+  out.end_item();
+}
+
+template <class Out>
+void write_header(Out& out, const RulesHeader& h) {
+  // The format version is the first field in JSON and YAML, the root's attribute in XML.
+  out.begin_document("wikic-rules", rules_schema_version);
+  out.string("sitename", h.sitename);
+  out.string("dump-date", h.dump_date);
+  out.string("dump-date-source", "latest revision timestamp");
+  out.plain("vocabulary-version", Number(std::int64_t{h.vocabulary_version}).text());
+  out.plain("mapping-version", Number(std::int64_t{h.mapping_version}).text());
+  out.begin_list("pages", "page", ListStyle::streamed);
+}
+
+template <class Out>
+void write_page(Out& out, const extract::PageRules& p) {
+  out.begin_item();
+  out.string("title", p.title);
+  unsigned_field(out, "revision", p.revision);
+  out.string("timestamp", p.timestamp);
+  out.begin_object("scoring-cells");
+  unsigned_field(out, "total", p.cells.total);
+  unsigned_field(out, "unaccounted", p.cells.unaccounted);
+  out.begin_list("uses", "cell-use", ListStyle::records);
+  for (const auto& [use, n] : p.cells.by_use) {
+    out.begin_item();
+    out.string("use", use);
+    unsigned_field(out, "count", n);
+    out.end_item();
+  }
+  out.end_list();
+  out.end_object();
+  out.begin_list("rules", "rule", ListStyle::records);
+  for (const auto& r : p.rules) rule(out, r);
+  out.end_list();
+  out.begin_list("non-rules", "non-rule", ListStyle::records);
+  for (const auto& n : p.non_rules) {
+    out.begin_item();
+    out.string("reason", n.reason);
+    out.string("text", n.text);
+    unsigned_field(out, "line", n.line);
+    unsigned_field(out, "column", n.column);
+    unsigned_field(out, "scoring-cells", n.scoring_cells);
+    out.end_item();
+  }
+  out.end_list();
+  out.end_item();
+}
+
+template <class Out>
+void write_summary(Out& out, const RulesTotals& t) {
+  out.end_list();  // pages
+  out.begin_object("summary");
+  unsigned_field(out, "pages", t.pages);
+  unsigned_field(out, "rules", t.rules);
+  unsigned_field(out, "sub-rules", t.sub_rules);
+  unsigned_field(out, "non-rules", t.non_rules);
+  unsigned_field(out, "unparsed-points", t.unparsed);
+  unsigned_field(out, "id-collisions", t.collisions);
+  out.end_object();
+  out.end_document();
 }
 
 }  // namespace
 
-// The layout of all three files: header fields, then pages one by one, then the summary,
-// so a page can be written (and forgotten) as soon as it is extracted.
-RulesWriter::RulesWriter(std::ostream& yaml, std::ostream& xml, std::ostream& json, const RulesHeader& header)
-    : yaml_(yaml), xml_(xml), json_(json) {
-  Json h = header_json(header);
-  yaml_ << yaml_block(h) << "\npages:";
-  xml_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<wikic-rules version=\"" << rules_schema_version << "\">\n";
-  h.erase("wikic-rules");
-  for (const auto& [k, v] : h.items()) print_xml(xml_, v, k, 1);
-  xml_ << "  <pages>\n";
-  json_ << "{\n  \"wikic-rules\": \"" << rules_schema_version << "\"";
-  for (const auto& [k, v] : h.items()) json_ << ",\n  " << Json(k).dump() << ": " << v.dump();
-  json_ << ",\n  \"pages\": [";
+// The three printers take each event together, so a page's strings are read from
+// memory once for all three files (most of a page is cold by the time it is written)
+// and scanned once when no format changes them.
+struct RulesWriter::Printers {
+  YamlPrinter yaml;
+  XmlPrinter xml;
+  JsonPrinter json;
+
+  void begin_document(std::string_view root, std::string_view version) {
+    yaml.begin_document(root, version);
+    xml.begin_document(root, version);
+    json.begin_document(root, version);
+  }
+  void end_document() {
+    yaml.end_document();
+    xml.end_document();
+    json.end_document();
+  }
+  void string(std::string_view key, std::string_view text) {
+    bool verbatim = verbatim_everywhere(text);
+    yaml.string(key, text, verbatim);
+    xml.string(key, text, verbatim);
+    json.string(key, text, verbatim);
+  }
+  void plain(std::string_view key, std::string_view text) {
+    yaml.plain(key, text);
+    xml.plain(key, text);
+    json.plain(key, text);
+  }
+  void begin_object(std::string_view key) {
+    yaml.begin_object(key);
+    xml.begin_object(key);
+    json.begin_object(key);
+  }
+  void end_object() {
+    yaml.end_object();
+    xml.end_object();
+    json.end_object();
+  }
+  void begin_list(std::string_view key, std::string_view singular, ListStyle style) {
+    yaml.begin_list(key, singular, style);
+    xml.begin_list(key, singular, style);
+    json.begin_list(key, singular, style);
+  }
+  void end_list() {
+    yaml.end_list();
+    xml.end_list();
+    json.end_list();
+  }
+  void item(std::string_view text) {
+    bool verbatim = verbatim_everywhere(text);
+    yaml.item(text, verbatim);
+    xml.item(text, verbatim);
+    json.item(text, verbatim);
+  }
+  void begin_item() {
+    yaml.begin_item();
+    xml.begin_item();
+    json.begin_item();
+  }
+  void end_item() {
+    yaml.end_item();
+    xml.end_item();
+    json.end_item();
+  }
+};
+
+// Each file gets one write per page: the printers' strings are handed over and reused.
+void RulesWriter::flush() {
+  for (auto [os, sink] : {std::pair{&yaml_, &printers_->yaml.out}, std::pair{&xml_, &printers_->xml.out},
+                          std::pair{&json_, &printers_->json.out}}) {
+    std::string_view text = sink->text();
+    os->write(text.data(), static_cast<std::streamsize>(text.size()));
+    sink->clear();
+  }
 }
+
+RulesWriter::RulesWriter(std::ostream& yaml, std::ostream& xml, std::ostream& json, const RulesHeader& header)
+    : yaml_(yaml), xml_(xml), json_(json), printers_(std::make_unique<Printers>()) {
+  write_header(*printers_, header);
+  flush();
+}
+
+RulesWriter::~RulesWriter() = default;
 
 void RulesWriter::page(const extract::PageRules& p) {
   totals_.add(p);
-  Json j = page_json(p);
-  yaml_ << "\n" << indented(yaml_block(j), 4, "  - ");
-  print_xml(xml_, j, "page", 2);
-  std::string json = totals_.pages == 1 ? "\n    " : ",\n    ";
-  write_json(j, json, 4);
-  json_ << json;
+  write_page(*printers_, p);
+  flush();
 }
 
 void RulesWriter::finish() {
-  Json s = summary_json(totals_);
-  if (totals_.pages == 0) yaml_ << " []";
-  yaml_ << "\nsummary:\n" << indented(yaml_block(s), 2, "  ") << "\n";
-  xml_ << "  </pages>\n";
-  print_xml(xml_, s, "summary", 1);
-  xml_ << "</wikic-rules>\n";
-  json_ << (totals_.pages == 0 ? "],\n" : "\n  ],\n") << "  \"summary\": " << indented(s.dump(2), 2, "") << "\n}\n";
+  write_summary(*printers_, totals_);
+  flush();
 }
 
 void RulesTotals::add(const extract::PageRules& p) {

@@ -1,8 +1,9 @@
 // Writers of the rule database: rules.yaml, rules.xml and rules.json from the extracted
-// pages. One document model (built once) feeds all three, so the formats cannot drift
-// apart; schema/rules.schema.json and schema/rules.xsd describe it.
+// pages. One description of the record layout drives all three printers, so the formats
+// cannot drift apart; schema/rules.schema.json and schema/rules.xsd describe it.
 #pragma once
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,7 @@ struct RulesTotals {
 class RulesWriter {
 public:
   RulesWriter(std::ostream& yaml, std::ostream& xml, std::ostream& json, const RulesHeader& header);
+  ~RulesWriter();
   void page(const extract::PageRules& page);
   void finish();
   const RulesTotals& totals() const { return totals_; }
@@ -45,6 +47,9 @@ private:
   std::ostream& xml_;
   std::ostream& json_;
   RulesTotals totals_;
+  struct Printers;  ///< one per format, each with its reusable page buffer
+  std::unique_ptr<Printers> printers_;
+  void flush();
 };
 
 /// The whole database in memory (tests, small inputs); same bytes as RulesWriter.
@@ -57,7 +62,7 @@ public:
   std::string to_json() const;
   std::string to_yaml() const;
   std::string to_xml() const;
-  /// All three at once from one document model (what `wikic compile` writes).
+  /// All three at once, as `wikic compile` writes them.
   struct Files {
     std::string yaml, xml, json;
   };

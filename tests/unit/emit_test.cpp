@@ -1,0 +1,522 @@
+// The rule database's direct printers against the libraries they mirror: records full
+// of hostile strings are printed by RulesWriter and by a reference built on nlohmann
+// (ordered_json, dump(2)), yaml-cpp's Emitter and pugixml's print, which must agree byte
+// for byte; the direct output must also read back to the same values in each library.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <random>
+#include <sstream>
+
+#include "cli/pipeline.hpp"
+#include "emit/rules_writer.hpp"
+#include "expand/expander.hpp"
+#include "ingest/input.hpp"
+#include "util/run.hpp"
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
+#include <yaml-cpp/yaml.h>
+
+using namespace wikic;
+
+namespace {
+
+// ---- the reference: one ordered_json document, printed by the libraries -------------
+// (the writer's design before the direct printers, kept here as the yardstick)
+
+using Json = nlohmann::ordered_json;
+
+Json variants(const extract::Variants& v) {
+  if (v.uniform) return v.text;
+  return Json{{"C1", v.c1}, {"C2", v.c2}, {"WE", v.we}};
+}
+
+Json points(const extract::Rule& r) {
+  if (r.points_unparsed) return "unparsed";
+  Json list = Json::array();
+  for (const auto& e : r.points) {
+    Json p;
+    p["op"] = extract::to_string(e.points.op);
+    if (e.points.quantity.empty() || e.points.value < 0) p["value"] = e.points.value;
+    if (!e.points.quantity.empty()) p["quantity"] = e.points.quantity;
+    if (e.points.op == extract::PointsOp::fraction) p["denominator"] = e.points.denominator;
+    if (!e.points.basis.empty()) p["basis"] = e.points.basis;
+    if (!e.points.per.empty()) p["per"] = e.points.per;
+    if (!e.points.rounding.empty()) p["rounding"] = e.points.rounding;
+    p["when"] = e.when;
+    if (!e.editions.empty()) p["editions"] = e.editions;
+    p["text"] = e.points.text;
+    list.push_back(std::move(p));
+  }
+  return list;
+}
+
+Json rule_json(const extract::Rule& r) {
+  Json j;
+  j["id"] = r.id;
+  if (!r.parent.empty()) j["parent"] = r.parent;
+  j["section"] = r.section;
+  j["phase"] = r.phase;
+  j["round"] = r.round;
+  j["step"] = r.step;
+  j["block"] = r.block;
+  j["kind"] = r.kind;
+  j["core"] = r.core;
+  j["when"] = r.when;
+  j["atoms"] = r.atoms;
+  j["triggers"] = r.triggers;
+  j["description"] = variants(r.description);
+  j["rules"] = variants(r.rules);
+  Json notes = Json::array();
+  for (const auto& n : r.notes) notes.push_back(Json{{"when", n.when}, {"text", variants(n.text)}});
+  j["notes"] = std::move(notes);
+  j["references"] = r.references;
+  j["points"] = points(r);
+  Json s;
+  s["page"] = r.source.page;
+  s["revision"] = r.source.revision;
+  s["file"] = r.source.file;
+  s["line"] = r.source.line;
+  s["column"] = r.source.column;
+  if (r.source.offset >= 0) s["offset"] = r.source.offset;
+  s["origin"] = r.source.origin;
+  s["chain"] = r.source.chain;
+  j["source"] = std::move(s);
+  return j;
+}
+
+Json header_json(const emit::RulesHeader& h) {
+  Json d;
+  d["wikic-rules"] = emit::rules_schema_version;
+  d["sitename"] = h.sitename;
+  d["dump-date"] = h.dump_date;
+  d["dump-date-source"] = "latest revision timestamp";
+  d["vocabulary-version"] = h.vocabulary_version;
+  d["mapping-version"] = h.mapping_version;
+  return d;
+}
+
+Json page_json(const extract::PageRules& p) {
+  Json pj;
+  pj["title"] = p.title;
+  pj["revision"] = p.revision;
+  pj["timestamp"] = p.timestamp;
+  Json cells = Json::array();
+  for (const auto& [use, n] : p.cells.by_use) cells.push_back(Json{{"use", use}, {"count", n}});
+  pj["scoring-cells"] = Json{{"total", p.cells.total}, {"unaccounted", p.cells.unaccounted}, {"uses", cells}};
+  Json rules = Json::array();
+  for (const auto& r : p.rules) rules.push_back(rule_json(r));
+  pj["rules"] = std::move(rules);
+  Json non = Json::array();
+  for (const auto& n : p.non_rules)
+    non.push_back(Json{{"reason", n.reason}, {"text", n.text}, {"line", n.line}, {"column", n.column},
+                       {"scoring-cells", n.scoring_cells}});
+  pj["non-rules"] = std::move(non);
+  return pj;
+}
+
+Json summary_json(const emit::RulesTotals& t) {
+  return Json{{"pages", t.pages},         {"rules", t.rules},
+              {"sub-rules", t.sub_rules}, {"non-rules", t.non_rules},
+              {"unparsed-points", t.unparsed}, {"id-collisions", t.collisions}};
+}
+
+Json document(const emit::RulesDatabase& db) {
+  Json d = header_json(db.header);
+  Json pages = Json::array();
+  emit::RulesTotals totals;
+  for (const auto& p : db.pages()) {
+    pages.push_back(page_json(p));
+    totals.add(p);
+  }
+  d["pages"] = std::move(pages);
+  d["summary"] = summary_json(totals);
+  return d;
+}
+
+std::string scalar_text(const Json& j) {
+  if (j.is_boolean()) return j.get<bool>() ? "true" : "false";
+  return j.dump();  // numbers: nlohmann's own text
+}
+
+// Keys, numbers and booleans went through WriteStreamable, which writes them as they
+// are (a non-finite number's "null" included); conversion to double exists only to
+// satisfy the std::isnan call in a branch that floating-point types take.
+struct PlainScalar {
+  std::string_view text;
+  operator double() const { return 0; }  // NOLINT: see above
+};
+std::ostream& operator<<(std::ostream& os, const PlainScalar& p) {
+  return os.write(p.text.data(), p.text.size());
+}
+
+void write_yaml(const Json& j, YAML::Emitter& out) {
+  if (j.is_object()) {
+    out << YAML::BeginMap;
+    for (const auto& [k, v] : j.items()) {
+      out << YAML::Key;
+      out.WriteStreamable(PlainScalar{k});
+      out << YAML::Value;
+      write_yaml(v, out);
+    }
+    out << YAML::EndMap;
+  } else if (j.is_array()) {
+    bool scalars = std::none_of(j.begin(), j.end(), [](const Json& v) { return v.is_structured(); });
+    out << (scalars ? YAML::Flow : YAML::Block) << YAML::BeginSeq;
+    for (const auto& v : j) write_yaml(v, out);
+    out << YAML::EndSeq;
+  } else if (j.is_string()) {
+    out << YAML::DoubleQuoted << j.get_ref<const std::string&>();
+  } else {
+    std::string text = scalar_text(j);
+    out.WriteStreamable(PlainScalar{text});
+  }
+}
+
+// An empty page list was written by hand as "pages: []" before any page was known.
+std::string reference_yaml(const Json& doc) {
+  YAML::Emitter out;
+  write_yaml(doc, out);
+  return std::string(out.c_str()) + "\n";
+}
+
+const char* singular(const std::string& key) {
+  static const std::map<std::string, std::string> m = {
+      {"pages", "page"},     {"rules", "rule"},       {"non-rules", "non-rule"}, {"notes", "note"},
+      {"points", "entry"},   {"atoms", "atom"},       {"triggers", "trigger"},   {"references", "reference"},
+      {"chain", "template"}, {"editions", "edition"}, {"uses", "cell-use"}};
+  return m.at(key).c_str();
+}
+
+// XML 1.0 cannot carry most control characters; the writer has always dropped them.
+std::string without_controls(std::string t) {
+  std::erase_if(t, [](char c) {
+    return (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') || c == 0x7f;
+  });
+  return t;
+}
+
+void write_xml(const Json& j, pugi::xml_node node, const std::string& key) {
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) write_xml(v, node.append_child(k.c_str()), k);
+  } else if (j.is_array()) {
+    for (const auto& v : j) write_xml(v, node.append_child(singular(key)), singular(key));
+  } else if (j.is_string()) {
+    std::string t = without_controls(j.get<std::string>());
+    node.text().set(t.c_str(), t.size());
+  } else {
+    node.text().set(scalar_text(j).c_str());
+  }
+}
+
+// The root's version is an attribute; an empty page list still has a start and end tag,
+// since the file was written as pages arrived.
+std::string reference_xml(const Json& doc) {
+  pugi::xml_document x;
+  auto decl = x.append_child(pugi::node_declaration);
+  decl.append_attribute("version") = "1.0";
+  decl.append_attribute("encoding") = "UTF-8";
+  auto root = x.append_child("wikic-rules");
+  root.append_attribute("version") = doc["wikic-rules"].get<std::string>().c_str();
+  for (const auto& [k, v] : doc.items())
+    if (k != "wikic-rules") write_xml(v, root.append_child(k.c_str()), k);
+  std::ostringstream os;
+  x.save(os, "  ", pugi::format_indent, pugi::encoding_utf8);
+  std::string text = os.str();
+  if (doc["pages"].empty()) {
+    auto at = text.find("  <pages />\n");
+    if (at != std::string::npos) text.replace(at, 12, "  <pages>\n  </pages>\n");
+  }
+  return text;
+}
+
+// nlohmann's error_handler_t::ignore leaves out the bytes of ill-formed UTF-8 (a byte
+// that breaks a sequence starts again); this does the same to the direct output, which
+// passes such bytes through, so the two can be compared.
+std::string drop_ill_formed(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    auto b = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0x100u; };
+    unsigned c = b(0);
+    std::size_t n = c < 0x80 ? 1 : (c >= 0xC2 && c <= 0xDF) ? 2 : (c >= 0xE0 && c <= 0xEF) ? 3 : 0;
+    if (c >= 0xF0 && c <= 0xF4) n = 4;
+    unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    std::size_t ok = n == 0 ? 0 : 1;
+    for (std::size_t k = 1; k < n; ++k) {
+      unsigned t = b(k);
+      if (t < (k == 1 ? lo : 0x80) || t > (k == 1 ? hi : 0xBF)) break;
+      ++ok;
+    }
+    if (n != 0 && ok == n) out.append(s.substr(i, n));
+    i += std::max<std::size_t>(ok == n ? n : ok, 1);
+  }
+  return out;
+}
+
+struct Printed {
+  std::string yaml, xml, json;
+};
+
+Printed reference(const emit::RulesDatabase& db, bool valid_utf8) {
+  Json doc = document(db);
+  auto handler = valid_utf8 ? Json::error_handler_t::strict : Json::error_handler_t::ignore;
+  return {reference_yaml(doc), reference_xml(doc), doc.dump(2, ' ', false, handler) + "\n"};
+}
+
+void check_same(const emit::RulesDatabase& db, bool valid_utf8) {
+  auto direct = db.render();
+  auto ref = reference(db, valid_utf8);
+  CHECK(direct.yaml == ref.yaml);
+  CHECK(direct.xml == ref.xml);
+  CHECK((valid_utf8 ? direct.json : drop_ill_formed(direct.json)) == ref.json);
+}
+
+// ---- hostile records -----------------------------------------------------------------
+
+std::vector<std::string> hostile_strings() {
+  std::vector<std::string> s = {
+      "", " ", "  leading", "trailing  ", "a: b", "# not a comment", "key: value # x", "\"double\" 'single'",
+      "back\\slash \\n", "true", "false", "null", "~", "yes", "No", "on", "1", "-1", "1.5", "0x1F", "1e3",
+      ".inf", ".nan", "- item", "[a, b]", "{a: b}", "&amp; <tag attr=\"x\"> > ]]>", "*alias", "&anchor",
+      "!tag", "%YAML",
+      "@at", "`tick`", "| literal", "> folded", "?", "-", "---", "...", "tab\there", "line\nbreak\n", "\n",
+      "caf\xc3\xa9 \xc3\xbc \xe2\x9c\x93 \xf0\x9f\x98\x80", "\xc2\xa0nbsp\xc2\xa0", "\xc2\x85nel",
+      "\xc2\x80\xc2\x9f",
+      "\xef\xbb\xbf" "bom", "\xe2\x80\xa8ls", "del\x7f"};
+  std::string controls;
+  for (int c = 0; c < 0x20; ++c) controls += static_cast<char>(c);
+  s.push_back(controls);
+  for (int c = 0; c < 0x20; ++c) s.push_back(std::string("x") + static_cast<char>(c) + "y");
+  std::string long_text;
+  for (int i = 0; i < 20000; ++i) long_text += "Score \"all\" <tiles> & 2\\3 points; ";
+  s.push_back(long_text);
+  return s;
+}
+
+// Bytes that are not UTF-8 or that yaml-cpp's decoder replaces (noncharacters,
+// surrogates, overlong forms, truncated sequences).
+std::vector<std::string> ill_formed_strings() {
+  return {"\xff", "\x80lone", "\xe2\x82", "\xe2\x82" "A", "\xc0\x80", "\xc1\xbf", "\xf8\x88\x80\x80",
+          "\xfc\x80", "\xed\xa0\x80", "\xef\xbf\xbe", "\xef\xbf\xbf", "\xf4\x90\x80\x80", "\xef\xb7\x90",
+          "ab\xc3", "\xf0\x9f\x98", "x\xe0\x80\xafy", "\xc3\x28", "\xa0\xa1"};
+}
+
+extract::Variants uniform(std::string text) {
+  extract::Variants v;
+  v.text = v.c1 = v.c2 = v.we = std::move(text);
+  return v;
+}
+
+extract::Variants differing(std::string a, std::string b, std::string c) {
+  extract::Variants v;
+  v.text = b;
+  v.c1 = std::move(a);
+  v.c2 = std::move(b);
+  v.we = std::move(c);
+  v.uniform = false;
+  return v;
+}
+
+// A page using string `k`, `k+1`, … of `pool` in every field, with every optional field
+// both present and absent, uniform and differing variants, and a sub-rule.
+extract::PageRules page_from(const std::vector<std::string>& pool, std::size_t k) {
+  auto str = [&](std::size_t i) { return pool[(k + i) % pool.size()]; };
+  extract::PageRules p;
+  p.title = str(0);
+  p.revision = 325554 + k;
+  p.timestamp = str(1);
+  p.cells.total = 12;
+  p.cells.unaccounted = k % 3;
+  p.cells.by_use = {{str(2), 3}, {str(3) + "-use", 9}};
+
+  using extract::PointsOp;
+  extract::Rule r;
+  r.id = str(4);
+  r.section = str(5);
+  r.phase = str(6);
+  r.round = str(7);
+  r.step = str(8);
+  r.block = str(9);
+  r.kind = "feature";
+  r.core = true;
+  r.when = str(10);
+  r.atoms = {str(11), str(12)};
+  r.triggers = {str(13)};
+  r.description = uniform(str(14));
+  r.rules = differing(str(15), str(16), str(17));
+  r.notes = {{uniform(str(18)), "true"}, {differing(str(19), str(20), str(21)), str(22)}};
+  r.references = {str(23), str(24), str(25)};
+  extract::PointsEntry fixed{{PointsOp::fixed, 2, 1, "", "", "", "", str(26), 0}, "true", {}};
+  extract::PointsEntry fraction{{PointsOp::fraction, 1, 2, "", "primary", "tile", "up", str(27), 4}, str(28),
+                                {"C2", str(29)}};
+  extract::PointsEntry quantity{{extract::PointsOp::add, 0, 1, str(30), "", "", "", str(31), 0}, "true", {}};
+  extract::PointsEntry subtracted{{PointsOp::add, -1, 1, str(32), "", "", "down", str(33), 0}, "true", {}};
+  extract::PointsEntry fractional{{PointsOp::multiply, 0.1, 1, "", "", "", "", "x0.1", 0}, "true", {}};
+  r.points = {fixed, fraction, quantity, subtracted, fractional};
+  r.source = {str(34), 99, str(35), 12, 7, 4096, {str(36), str(37)}, "row"};
+  p.rules.push_back(r);
+
+  extract::Rule sub;
+  sub.id = r.id + "/sub";
+  sub.parent = r.id;
+  sub.section = str(38);
+  sub.kind = str(39);
+  sub.description = differing(str(40), "", str(41));
+  sub.rules = uniform("");
+  sub.points_unparsed = true;
+  sub.source = {str(42), 0, "", 0, 0, -1, {}, str(43)};
+  p.rules.push_back(sub);
+  p.sub_rules = 1;
+  p.unparsed_points = 1;
+
+  p.non_rules = {{str(44), str(45), 3, 1, 2}, {"legend", str(46), 4, 9, 0}};
+  return p;
+}
+
+emit::RulesDatabase database(const std::vector<std::string>& pool, std::size_t pages) {
+  emit::RulesDatabase db;
+  db.header.sitename = pool[1 % pool.size()];
+  db.header.dump_date = "2024-01-21T22:36:00Z";
+  db.header.vocabulary_version = 3;
+  db.header.mapping_version = -2;
+  for (std::size_t k = 0; k < pages; ++k) db.add(page_from(pool, k * 7));
+  return db;
+}
+
+// ---- reading the direct output back ---------------------------------------------------
+
+// What yaml-cpp reads back from a double-quoted string: its decoder's view of the bytes.
+void same_as_yaml(const Json& j, const YAML::Node& y) {
+  if (j.is_object()) {
+    REQUIRE(y.IsMap());
+    CHECK(y.size() == j.size());
+    for (const auto& [k, v] : j.items()) same_as_yaml(v, y[k]);
+  } else if (j.is_array()) {
+    REQUIRE(y.IsSequence());
+    REQUIRE(y.size() == j.size());
+    for (std::size_t i = 0; i < j.size(); ++i) same_as_yaml(j[i], y[i]);
+  } else if (j.is_string()) {
+    CHECK(y.Tag() == "!");  // double-quoted: never read as a number, boolean or null
+    CHECK(y.as<std::string>() == j.get<std::string>());
+  } else {
+    CHECK(y.Scalar() == scalar_text(j));
+  }
+}
+
+void same_as_xml(const Json& j, pugi::xml_node x, const std::string& key) {
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) {
+      if (k == "wikic-rules") continue;
+      REQUIRE(x.child(k.c_str()));
+      same_as_xml(v, x.child(k.c_str()), k);
+    }
+  } else if (j.is_array()) {
+    auto child = x.child(singular(key));
+    for (const auto& v : j) {
+      REQUIRE(child);
+      same_as_xml(v, child, singular(key));
+      child = child.next_sibling(singular(key));
+    }
+    CHECK(!child);
+  } else if (j.is_string()) {
+    CHECK(std::string(x.text().get()) == without_controls(j.get<std::string>()));
+  } else {
+    CHECK(std::string(x.text().get()) == scalar_text(j));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("hostile strings print as nlohmann, yaml-cpp and pugixml print them") {
+  auto pool = hostile_strings();
+  check_same(database(pool, 0), true);
+  check_same(database(pool, 1), true);
+  check_same(database(pool, 9), true);
+}
+
+TEST_CASE("numbers print as nlohmann prints them, a non-finite one as null") {
+  auto db = database(hostile_strings(), 0);
+  auto page = page_from(hostile_strings(), 2);
+  page.rules[0].points[0].points.value = std::numeric_limits<double>::quiet_NaN();
+  page.rules[0].points[1].points.denominator = std::numeric_limits<double>::infinity();
+  page.rules[0].points[4].points.value = 1e21;
+  page.rules[0].points[3].points.value = -2.5e-7;
+  db.add(page);
+  check_same(db, true);
+  CHECK(db.render().yaml.find("value: null\n") != std::string::npos);
+}
+
+TEST_CASE("ill-formed UTF-8 prints as the libraries print it") {
+  auto pool = ill_formed_strings();
+  auto more = hostile_strings();
+  pool.insert(pool.end(), more.begin(), more.begin() + 12);
+  check_same(database(pool, 5), false);
+  // Every byte value in every position, mixed with the multi-byte pieces above.
+  std::mt19937 random(20261122);
+  std::vector<std::string> pieces = ill_formed_strings();
+  for (int c = 0; c < 256; ++c) pieces.emplace_back(1, static_cast<char>(c));
+  for (auto& h : hostile_strings()) pieces.push_back(h.substr(0, 12));
+  std::vector<std::string> random_pool;
+  for (int i = 0; i < 400; ++i) {
+    std::string s;
+    for (int n = random() % 12; n > 0; --n) s += pieces[random() % pieces.size()];
+    random_pool.push_back(s);
+  }
+  check_same(database(random_pool, 40), false);
+}
+
+TEST_CASE("the direct output reads back to the same values") {
+  auto db = database(hostile_strings(), 3);
+  auto files = db.render();
+  Json doc = document(db);
+
+  Json json = Json::parse(files.json);
+  CHECK(json == doc);
+
+  YAML::Node yaml = YAML::Load(files.yaml);
+  same_as_yaml(doc, yaml);
+
+  pugi::xml_document xml;
+  auto parsed = xml.load_string(files.xml.c_str(), pugi::parse_default | pugi::parse_ws_pcdata_single);
+  REQUIRE(parsed);
+  auto root = xml.child("wikic-rules");
+  CHECK(std::string(root.attribute("version").value()) == emit::rules_schema_version);
+  same_as_xml(doc, root, "");
+}
+
+TEST_CASE("an empty database and the seed page print as the libraries print them") {
+  check_same(database(hostile_strings(), 0), true);
+  support::DiagnosticSink sink;
+  emit::RulesDatabase db;
+  ingest::read_inputs({test::source_path("corpus/wica/scoring-during-turn-sequence.xml")}, {}, sink,
+                      [&](const ingest::SiteInfo& site, ingest::Page&& page) {
+                        expand::TemplateStore store(site);
+                        db.header.sitename = site.sitename;
+                        db.add(cli::Pipeline(store, sink).compile(page));
+                      });
+  REQUIRE(db.pages().size() == 1);
+  REQUIRE(db.pages()[0].rules.size() > 100);
+  check_same(db, true);
+}
+
+TEST_CASE("the writer streams the same bytes as the whole database") {
+  auto db = database(hostile_strings(), 4);
+  std::ostringstream y, x, j;
+  emit::RulesWriter w(y, x, j, db.header);
+  std::size_t before = y.str().size();
+  CHECK(before > 0);  // the header is out before any page
+  for (const auto& p : db.pages()) {
+    w.page(p);
+    CHECK(y.str().size() > before);  // each page is out as soon as it is given
+    before = y.str().size();
+  }
+  w.finish();
+  auto files = db.render();
+  CHECK(y.str() == files.yaml);
+  CHECK(x.str() == files.xml);
+  CHECK(j.str() == files.json);
+  CHECK(w.totals().text() == db.summary());
+}

@@ -454,6 +454,8 @@ private:
 // (`<a>text</a>`, `<a></a>` for an empty text), `<a />` for an element without
 // children. Text escapes & < > as pugixml does; XML 1.0 cannot carry most control
 // characters and they never belong in rule text, so they (and DEL) are dropped first.
+// Nor can it carry U+FFFE and U+FFFF (valid UTF-8, so ingest lets them through): they
+// become U+FFFD, as yaml-cpp writes them in rules.yaml, and rules.xml stays well-formed.
 class XmlPrinter {
 public:
   Sink out;
@@ -554,7 +556,7 @@ private:
     out.reserve_more(6 * s.size());
     std::size_t run = 0;
     auto flags = [](std::uint64_t w) {
-      return below(w, 0x20) | equal(w, '&') | equal(w, '<') | equal(w, '>') | equal(w, 0x7f);
+      return below(w, 0x20) | equal(w, '&') | equal(w, '<') | equal(w, '>') | equal(w, 0x7f) | equal(w, 0xef);
     };
     for (std::size_t i = 0; (i = skip_plain(s, i, flags)) < s.size(); ++i) {
       auto c = static_cast<unsigned char>(s[i]);
@@ -567,6 +569,12 @@ private:
         entity = "&gt;";
       } else if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
         entity = "";
+      } else if (c == 0xef && i + 2 < s.size() && s[i + 1] == '\xbf' && (s[i + 2] == '\xbe' || s[i + 2] == '\xbf')) {
+        out.put(s.substr(run, i - run));
+        out.put("\xef\xbf\xbd");
+        i += 2;
+        run = i + 1;
+        continue;
       } else {
         continue;
       }

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <random>
@@ -191,7 +192,10 @@ const char* singular(const std::string& key) {
 }
 
 // XML 1.0 cannot carry most control characters; the writer has always dropped them.
+// Nor U+FFFE and U+FFFF, which it writes as U+FFFD.
 std::string without_controls(std::string t) {
+  for (std::size_t at = 0; (at = t.find("\xef\xbf", at)) != std::string::npos; ++at)
+    if (at + 2 < t.size() && (t[at + 2] == '\xbe' || t[at + 2] == '\xbf')) t[at + 2] = '\xbd';
   std::erase_if(t, [](char c) {
     return (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') || c == 0x7f;
   });
@@ -519,4 +523,20 @@ TEST_CASE("the writer streams the same bytes as the whole database") {
   CHECK(x.str() == files.xml);
   CHECK(j.str() == files.json);
   CHECK(w.totals().text() == db.summary());
+}
+
+TEST_CASE("U+FFFE and U+FFFF, valid UTF-8 but not XML characters, keep rules.xml well-formed") {
+  // Ingest repairs only ill-formed UTF-8, so these two reach the writer; xmllint rejects
+  // a document holding them. rules.xml writes U+FFFD (as yaml-cpp does in rules.yaml);
+  // rules.json keeps the text as it is.
+  const std::string text = "Score\xef\xbf\xbe tiles\xef\xbf\xbf, keep \xef\xbf\xbd and \xef\xb7\x90";
+  auto db = database({text, "site"}, 1);
+  auto files = db.render();
+  CHECK(files.xml.find("\xef\xbf\xbe") == std::string::npos);
+  CHECK(files.xml.find("\xef\xbf\xbf") == std::string::npos);
+  CHECK(files.xml.find("Score\xef\xbf\xbd tiles\xef\xbf\xbd, keep \xef\xbf\xbd and \xef\xb7\x90") != std::string::npos);
+  CHECK(files.json.find("Score\xef\xbf\xbe tiles\xef\xbf\xbf") != std::string::npos);
+  test::ScratchDir dir;
+  test::spit(dir / "rules.xml", files.xml);
+  CHECK(std::system(("xmllint --noout " + (dir / "rules.xml").string() + " 2>/dev/null").c_str()) == 0);
 }

@@ -103,33 +103,38 @@ Condition overflow_condition() {
   return c;
 }
 
-Condition::Condition() : terms_{Term{}} {}
+const std::vector<Term>& Condition::true_terms() {
+  static const std::vector<Term> terms{Term{}};
+  return terms;
+}
+
+Condition::Condition(std::vector<Term> terms) {
+  auto rep = std::make_shared<Rep>();
+  rep->terms = std::move(terms);
+  rep_ = std::move(rep);
+}
 
 Condition Condition::always() { return Condition(); }
 
 Condition Condition::never() {
-  Condition c;
-  c.terms_.clear();
+  static const Condition c{std::vector<Term>{}};
   return c;
 }
 
 Condition Condition::atom(std::string name, bool negated) {
-  Condition c;
-  c.terms_ = {Term{Literal{std::move(name), negated}}};
-  return c;
+  return Condition(std::vector<Term>{Term{Literal{std::move(name), negated}}});
 }
 
 Condition Condition::from_terms(std::vector<Term> terms) {
   if (terms.size() > kMaxDnfTerms * kMaxDnfTerms) return overflow_condition();
   if (!canonicalise(terms)) return overflow_condition();
-  Condition c;
-  c.terms_ = std::move(terms);
-  return c;
+  if (terms.size() == 1 && terms.front().empty()) return Condition();
+  return Condition(std::move(terms));
 }
 
 std::vector<std::string> Condition::atoms() const {
   std::vector<std::string> out;
-  for (const auto& t : terms_)
+  for (const auto& t : terms())
     for (const auto& l : t) out.push_back(l.atom);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -138,11 +143,18 @@ std::vector<std::string> Condition::atoms() const {
 
 Condition conjoin(const Condition& a, const Condition& b) {
   if (a.overflowed() || b.overflowed()) return overflow_condition();
+  // Every condition is canonical already and canonicalise() keeps a canonical form as
+  // it is, so these shortcuts give what the product below would.
+  if (a.is_true() || b.is_false() || a.same(b)) return b;
+  if (b.is_true() || a.is_false()) return a;
   if (a.terms().size() * b.terms().size() > kMaxDnfTerms * 4) return overflow_condition();
   std::vector<Term> product;
+  product.reserve(a.terms().size() * b.terms().size());
   for (const auto& ta : a.terms())
     for (const auto& tb : b.terms()) {
-      Term t = ta;
+      Term t;
+      t.reserve(ta.size() + tb.size());
+      t.insert(t.end(), ta.begin(), ta.end());
       t.insert(t.end(), tb.begin(), tb.end());
       product.push_back(std::move(t));
     }

@@ -84,13 +84,14 @@ bool is_block(const parse::Node& n) {
          k == K::HorizontalRule || k == K::Preformatted || k == K::Table || k == K::List;
 }
 
-// Memo of element_selection() by class list text (see own_selector). Per thread and per
+// Memo of own selectors by class list text (see own_selector_ref). Per thread and per
 // vocabulary; bounded, since a hostile page could hold millions of distinct lists.
 constexpr std::size_t kMemoEntries = 4096;
 struct SelectionMemo {
   std::uint64_t vocabulary = 0;  ///< Vocabulary::serial()
-  std::unordered_map<std::string, ElementSelection> clean;  ///< computed without diagnostics
-  ElementSelection last;                                   ///< the latest one that had some
+  std::unordered_map<std::string, OwnSelector> clean;  ///< computed without diagnostics
+  OwnSelector last;  ///< the latest one that had some, or a template's
+  std::string key;   ///< reused for lookups
 };
 
 SelectionMemo& selection_memo(const Vocabulary& v) {
@@ -102,11 +103,12 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
   return memo;
 }
 
-}  // namespace
-
-OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std::string& file,
-                         support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
-  OwnSelector out;
+// own_selector() without copying: the result lives in the memo and stays valid until
+// the next call on this thread.
+const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id, const std::string& file,
+                                    support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
+  static const OwnSelector none;
+  SelectionMemo& memo = selection_memo(v);
   const parse::Node& n = doc.node(id);
   std::optional<std::string_view> selectorid, dynamicselector;
   std::string selectorid_value, dynamic_value;  // owners for semantic-template values
@@ -147,12 +149,14 @@ OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std
     }
   }
   if (selectorid || dynamicselector) {
+    OwnSelector& out = memo.last;
+    out = OwnSelector{};
     out.has_selector = true;
     out.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
     out.text = std::string(selectorid.value_or(dynamicselector.value_or("")));
     return out;
   }
-  if (n.attr_count == 0) return out;
+  if (n.attr_count == 0) return none;
   // The parse stage already reports a repeated `class` attribute (and which value
   // MediaWiki keeps), so only the effective, last one is passed on here.
   const parse::Attribute* class_attr = nullptr;
@@ -161,45 +165,47 @@ OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std
     if (iequals(a.name, "class")) class_attr = &a;
     else if (iequals(a.name, "data-dynamic-selector")) dynamic_attr = &a;
   }
-  if (!class_attr && !dynamic_attr) return out;
+  if (!class_attr && !dynamic_attr) return none;
   // Pages repeat a few hundred class lists thousands of times ("scoringTile showInns"),
   // so each distinct list's meaning is computed once, unless computing it reported
   // something: then it is computed (and reported, at that element) every time.
-  SelectionMemo& memo = selection_memo(v);
-  std::string key;
+  std::string& key = memo.key;
+  key.clear();
   if (class_attr) key.append(class_attr->value);
   key += '\0';
   if (dynamic_attr) key.append("\1").append(dynamic_attr->value);
-  const ElementSelection* sel = nullptr;
-  if (auto it = memo.clean.find(key); it != memo.clean.end()) {
-    sel = &it->second;
-  } else {
-    ElementSelectors element;
-    if (class_attr) {
-      element.class_values.assign(1, class_attr->value);
-      element.class_where.assign(1, where_of(doc, n.source, class_attr->value, file, locate));
-    }
-    if (dynamic_attr) {
-      element.dynamic_selector = dynamic_attr->value;
-      element.dynamic_where = where_of(doc, n.source, dynamic_attr->value, file, locate);
-    }
-    std::size_t reported = sink.warnings() + sink.errors();
-    ElementSelection fresh = element_selection(element, sink, v);
-    if (sink.warnings() + sink.errors() == reported) {
-      if (memo.clean.size() >= kMemoEntries) memo.clean.clear();
-      sel = &memo.clean.emplace(std::move(key), std::move(fresh)).first->second;
-    } else {
-      memo.last = std::move(fresh);
-      sel = &memo.last;
-    }
+  if (auto it = memo.clean.find(key); it != memo.clean.end()) return it->second;
+  ElementSelectors element;
+  if (class_attr) {
+    element.class_values.assign(1, class_attr->value);
+    element.class_where.assign(1, where_of(doc, n.source, class_attr->value, file, locate));
   }
-  out.condition = sel->condition;
-  out.projection = sel->projection;
-  out.projection_condition = sel->projection_condition;
-  out.has_selector = sel->has_selector;
-  if (class_attr) out.text = std::string(trim(class_attr->value));
-  if (dynamic_attr) out.text += (out.text.empty() ? "" : " ") + std::string(dynamic_attr->value);
-  return out;
+  if (dynamic_attr) {
+    element.dynamic_selector = dynamic_attr->value;
+    element.dynamic_where = where_of(doc, n.source, dynamic_attr->value, file, locate);
+  }
+  std::size_t reported = sink.warnings() + sink.errors();
+  ElementSelection sel = element_selection(element, sink, v);
+  OwnSelector fresh;
+  fresh.condition = std::move(sel.condition);
+  fresh.projection = sel.projection;
+  fresh.projection_condition = std::move(sel.projection_condition);
+  fresh.has_selector = sel.has_selector;
+  if (class_attr) fresh.text = std::string(trim(class_attr->value));
+  if (dynamic_attr) fresh.text += (fresh.text.empty() ? "" : " ") + std::string(dynamic_attr->value);
+  if (sink.warnings() + sink.errors() != reported) {
+    memo.last = std::move(fresh);
+    return memo.last;
+  }
+  if (memo.clean.size() >= kMemoEntries) memo.clean.clear();
+  return memo.clean.emplace(key, std::move(fresh)).first->second;
+}
+
+}  // namespace
+
+OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std::string& file,
+                         support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
+  return own_selector_ref(doc, id, file, sink, v, locate);
 }
 
 TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
@@ -216,21 +222,52 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
     Visitor(TreeConditions& o, const std::string& f, support::DiagnosticSink& s, const Vocabulary& voc,
             const TreeOptions& opt)
         : out(o), file(f), sink(s), v(voc), options(opt) {}
+    // Full conditions by (ancestors' condition, own condition): a page repeats the same
+    // few hundred pairs across thousands of nodes. Only pairs whose lint reported nothing
+    // are kept (a reported one is linted, and reported, again at each node); the entry
+    // holds both conditions, so their identities cannot be reused while it lives.
+    struct PairKey {
+      const void* ancestors;
+      const void* own;
+      bool overflowed;
+      bool operator==(const PairKey&) const = default;
+    };
+    struct PairHash {
+      std::size_t operator()(const PairKey& k) const {
+        auto a = reinterpret_cast<std::uintptr_t>(k.ancestors), b = reinterpret_cast<std::uintptr_t>(k.own);
+        return std::hash<std::uintptr_t>()(a * 0x9E3779B97F4A7C15ull ^ b ^ (k.overflowed ? 1 : 0));
+      }
+    };
+    struct PairEntry {
+      Condition ancestors, own, full;
+    };
+    std::unordered_map<PairKey, PairEntry, PairHash> pairs;
+
     bool enter(const parse::Document& d, parse::NodeId node, std::span<const parse::NodeId> ancestors) override {
       if (node >= out.full.size()) return false;
       parse::NodeId parent = ancestors.empty() ? parse::kNoNode : ancestors.back();
-      Condition inherited = parent == parse::kNoNode ? Condition() : out.full[parent];
       std::uint8_t hidden = parent == parse::kNoNode ? 0 : out.hidden[parent];
-      OwnSelector own = own_selector(d, node, file, sink, v, options.locate);
+      const OwnSelector& own = own_selector_ref(d, node, file, sink, v, options.locate);
       if (own.has_selector) {
-        const parse::Node& n = d.node(node);
-        Where at = where_of(d, n.source, d.text(n), file, options.locate);
-        out.full[node] = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
-      } else {
-        out.full[node] = std::move(inherited);
+        Condition inherited = parent == parse::kNoNode ? Condition() : out.full[parent];
+        PairKey key{inherited.identity(), own.condition.identity(), inherited.overflowed() || own.condition.overflowed()};
+        if (key.overflowed) key.own = nullptr;  // never cached (see below)
+        auto it = key.overflowed ? pairs.end() : pairs.find(key);
+        if (it != pairs.end()) {
+          out.full[node] = it->second.full;
+        } else {
+          const parse::Node& n = d.node(node);
+          Where at = where_of(d, n.source, d.text(n), file, options.locate);
+          std::size_t reported = sink.warnings() + sink.errors();
+          out.full[node] = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
+          if (!key.overflowed && sink.warnings() + sink.errors() == reported)
+            pairs.emplace(key, PairEntry{inherited, own.condition, out.full[node]});
+        }
+      } else if (parent != parse::kNoNode) {
+        out.full[node] = out.full[parent];
       }
       out.hidden[node] = hidden || own.projection == Projection::hide;
-      if (!own.projection_condition.is_true()) out.projection_only.emplace(node, std::move(own.projection_condition));
+      if (!own.projection_condition.is_true()) out.projection_only.emplace(node, own.projection_condition);
       return true;
     }
   } visitor(out, file, sink, v, options);

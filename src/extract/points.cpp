@@ -35,6 +35,27 @@ const PointBases& point_bases() {
   return bases;
 }
 
+namespace {
+
+bool is_word_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-'; }
+
+// Whether the grammar can match at `p`, which starts a word (a letter or '-'), judged
+// without running it: apart from "Equal points to …" and "x2 points", an expression
+// that starts with a word is `word spaces (token|point…)` (token_amount, whole), and the
+// grammar's `word` and `spaces` are greedy. Running text is mostly words that are none,
+// so this spares the parser almost every attempt.
+bool word_may_start(const char* p, const char* end) {
+  if (*p == 'x' || *p == 'X' || *p == 'E') return true;
+  const char* q = p;
+  while (q < end && is_word_char(*q)) ++q;
+  if (q == end || *q != ' ') return false;
+  while (q < end && *q == ' ') ++q;
+  std::string_view rest(q, static_cast<std::size_t>(end - q));
+  return rest.starts_with("token") || rest.starts_with("point");
+}
+
+}  // namespace
+
 std::vector<Points> find_points(std::string_view text, const PointBases& bases) {
   std::vector<Points> out;
   const char* begin = text.data();
@@ -43,7 +64,7 @@ std::vector<Points> find_points(std::string_view text, const PointBases& bases) 
     auto c = static_cast<unsigned char>(*p);
     bool boundary = p == begin || !std::isalnum(static_cast<unsigned char>(p[-1]));
     bool can_start = c == '(' || std::isdigit(c) || std::isalpha(c) || c == 0xC3 || c == '*' || c == '-';
-    if (boundary && can_start) {
+    if (boundary && can_start && (c == '(' || std::isdigit(c) || c == 0xC3 || c == '*' || word_may_start(p, end))) {
       const char* it = p;
       grammar::PointsExpression e;
       std::string basis;

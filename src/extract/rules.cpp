@@ -88,24 +88,49 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-/// Whitespace collapsed to single spaces, trimmed, and a dangling trigger arrow dropped.
+/// Builds clean() text from pieces: whitespace collapsed to single spaces, trimmed, and
+/// a dangling trigger arrow dropped. Appends whole runs of non-space bytes at once (rule
+/// texts are megabytes per page).
+class Cleaner {
+public:
+  explicit Cleaner(std::string& out) : out_(out) { out_.clear(); }
+  void append(std::string_view s) {
+    const char* p = s.data();
+    const char* end = p + s.size();
+    while (p < end) {
+      if (is_space(*p)) {
+        space_ = !out_.empty();
+        while (++p < end && is_space(*p)) {
+        }
+        continue;
+      }
+      const char* b = p;
+      while (++p < end && !is_space(*p)) {
+      }
+      if (space_) out_ += ' ';
+      space_ = false;
+      out_.append(b, static_cast<std::size_t>(p - b));
+    }
+  }
+  void finish() {
+    const std::string_view arrow = "\xE2\x86\x92";  // "→" before the trigger icons
+    while (out_.size() >= arrow.size() && std::string_view(out_).substr(out_.size() - arrow.size()) == arrow) {
+      out_.erase(out_.size() - arrow.size());
+      while (!out_.empty() && out_.back() == ' ') out_.pop_back();
+    }
+  }
+
+private:
+  std::string& out_;
+  bool space_ = false;
+};
+
 std::string clean(std::string_view s) {
   std::string out;
-  bool space = false;
-  for (char c : s) {
-    if (is_space(c)) {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  const std::string_view arrow = "\xE2\x86\x92";  // "→" before the trigger icons
-  while (out.size() >= arrow.size() && std::string_view(out).substr(out.size() - arrow.size()) == arrow) {
-    out.erase(out.size() - arrow.size());
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-  }
+  out.reserve(s.size());
+  Cleaner c(out);
+  c.append(s);
+  c.finish();
   return out;
 }
 
@@ -134,10 +159,7 @@ std::string lower(std::string_view s) {
   return r;
 }
 
-struct Run {
-  std::string text;
-  select::Condition cond;
-};
+using Run = select::TextRun;
 
 /// Everything a text walk over one cell (or template parameter) yields.
 struct Collected {
@@ -205,11 +227,21 @@ private:
   NodeId param_fragment(NodeId semantic, std::string_view name) const;
   std::string param_text(NodeId semantic, std::string_view name) const;
   std::vector<std::string> triggers_in(NodeId cell) const;
+  /// What a node's class list says to extraction, computed once per node.
+  struct ClassFacts {
+    bool known = false;
+    bool tally = false, core = false, box = false, legend = false, phase_box = false;
+    const std::string* kind = nullptr;  ///< the first class in `kinds`, mapped
+  };
+  const ClassFacts& facts(const Node& n) const;
   bool is_scoring_cell(const Node& n) const;
   std::string kind_of(const Node& cell) const;
+  /// own_selector()'s condition, lints silenced (tree_conditions reported them).
+  const select::Condition& own(NodeId id) { return select::own_condition(doc_, id, file_, quiet_, v_); }
   void place(Rule& rule, std::uint32_t expanded_offset, const expand::Origin* direct);
   std::string unique_id(std::string id);
-  std::string node_text(NodeId id) const { return clean(doc_.plain_text(id)); }
+  /// clean(doc_.plain_text(id)) without the intermediate string.
+  std::string node_text(NodeId id) const;
 
   /// A warning at a node of the document, placed through the expansion's provenance.
   void warn(const Node& n, std::string message) const;
@@ -228,6 +260,9 @@ private:
   PageRules out_;
   std::vector<char> cell_done_;
   std::unordered_map<std::string, std::size_t> ids_;
+  mutable std::vector<ClassFacts> facts_;  ///< by NodeId
+  mutable std::vector<NodeId> path_;        ///< node_text's walk
+  support::DiagnosticSink quiet_;
   // structure
   std::string section_, phase_, round_, step_, block_;
   std::vector<std::pair<NodeId, std::string>> block_stack_;  ///< (row, previous block)
@@ -251,6 +286,7 @@ PageRules PageExtractor::run() {
   const std::string& text = page_.revision.text;
   for (std::size_t i = 0; i < expansion_.semantic.size(); ++i) by_marker_[expansion_.semantic[i].marker] = i;
   cell_done_.assign(doc_.size(), 0);
+  facts_.assign(doc_.size(), ClassFacts{});
   walk(doc_.root(), 0);
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
   // restored source; they can hide whole rows (the legend's commented-out action row).
@@ -299,19 +335,66 @@ void PageExtractor::walk(NodeId id, int depth) {
   leave(id);
 }
 
-bool PageExtractor::is_scoring_cell(const Node& n) const {
-  if (n.kind != NodeKind::TableCell) return false;
-  for (auto c : doc_.classes(n))
-    if (is_tally_class(m_, c)) return true;
-  return false;
+const PageExtractor::ClassFacts& PageExtractor::facts(const Node& n) const {
+  auto id = static_cast<std::size_t>(&n - &doc_.node(0));
+  ClassFacts& f = facts_[id];
+  if (f.known) return f;
+  f.known = true;
+  if (n.attr_count == 0) return f;
+  auto contains = [](const std::vector<std::string>& list, std::string_view c) {
+    return std::find(list.begin(), list.end(), c) != list.end();
+  };
+  for (std::string_view c : doc_.classes(n)) {
+    f.tally = f.tally || is_tally_class(m_, c);
+    f.core = f.core || c == m_.core_class;
+    f.box = f.box || c == m_.box_class;
+    f.legend = f.legend || contains(m_.legend_classes, c);
+    f.phase_box = f.phase_box || contains(m_.phase_box_classes, c);
+    if (!f.kind)
+      if (auto it = m_.kinds.find(c); it != m_.kinds.end()) f.kind = &it->second;
+  }
+  return f;
 }
 
+bool PageExtractor::is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
+
 std::string PageExtractor::kind_of(const Node& cell) const {
-  for (auto c : doc_.classes(cell)) {
-    auto it = m_.kinds.find(c);
-    if (it != m_.kinds.end()) return it->second;
+  const std::string* k = facts(cell).kind;
+  return k ? *k : std::string();
+}
+
+// As Document::plain_text (Text and decoded Entity nodes in document order, Comment and
+// Template subtrees skipped), cleaned while it is gathered.
+std::string PageExtractor::node_text(NodeId id) const {
+  std::string out;
+  Cleaner c(out);
+  path_.clear();
+  NodeId n = id;
+  for (;;) {
+    const Node& x = doc_.node(n);
+    bool descend = true;
+    if (x.kind == NodeKind::Text) c.append(doc_.text(x));
+    else if (x.kind == NodeKind::Entity) c.append(parse::decode_entity(doc_.text(x)));
+    else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) descend = false;
+    if (descend && x.first_child != kNoNode) {
+      path_.push_back(n);
+      n = x.first_child;
+      continue;
+    }
+    for (;;) {
+      if (n == id) {
+        c.finish();
+        return out;
+      }
+      NodeId next = doc_.node(n).next_sibling;
+      if (next != kNoNode) {
+        n = next;
+        break;
+      }
+      n = path_.back();
+      path_.pop_back();
+    }
   }
-  return {};
 }
 
 bool PageExtractor::visit(NodeId id) {
@@ -365,9 +448,7 @@ void PageExtractor::leave(NodeId id) {
 void PageExtractor::heading_like(NodeId id) {
   const Node& n = doc_.node(id);
   if (n.span.size() > 600) return;
-  bool box = false;
-  for (const auto& cls : m_.phase_box_classes) box = box || doc_.has_class(n, cls);
-  if (box) {
+  if (facts(n).phase_box) {
     phase_ = node_text(id);
     round_.clear();
     step_.clear();
@@ -426,7 +507,7 @@ bool PageExtractor::legend_table(NodeId table) {
     for (NodeId c = doc_.node(r).first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
       const Node& cn = doc_.node(c);
       if (cn.kind != NodeKind::TableCell) continue;
-      for (const auto& cls : m_.legend_classes) legend = legend || doc_.has_class(cn, cls);
+      legend = legend || facts(cn).legend;
       if (is_scoring_cell(cn)) cells.push_back(c);
     }
   if (!legend) return false;
@@ -507,7 +588,7 @@ bool PageExtractor::rule_row(NodeId row) {
     const Node& cn = doc_.node(c);
     if (cn.kind != NodeKind::TableCell) continue;
     if (desc == kNoNode) {
-      if (!kind_of(cn).empty()) desc = c;
+      if (facts(cn).kind) desc = c;
     } else {
       rules = c;
       break;
@@ -541,8 +622,7 @@ bool PageExtractor::rule_row(NodeId row) {
   }
   Rule rule;
   rule.kind = kind_of(doc_.node(desc));
-  rule.core = doc_.has_class(doc_.node(desc), m_.core_class) ||
-              (rules != kNoNode && doc_.has_class(doc_.node(rules), m_.core_class));
+  rule.core = facts(doc_.node(desc)).core || (rules != kNoNode && facts(doc_.node(rules)).core);
   rule.source.origin = "row";
   rule.triggers = triggers_in(desc);
   for (auto& t : header_triggers(row)) rule.triggers.push_back(std::move(t));
@@ -576,16 +656,15 @@ bool PageExtractor::rule_row(NodeId row) {
     if (nr.kind != NodeKind::TableRow) break;
     bool described = false;
     for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling)
-      described = described || (doc_.node(c).kind == NodeKind::TableCell && !kind_of(doc_.node(c)).empty());
+      described = described || (doc_.node(c).kind == NodeKind::TableCell && facts(doc_.node(c)).kind);
     if (described) break;
-    support::DiagnosticSink quiet;
-    select::Condition own = select::own_selector(doc_, next, file_, quiet, v_).condition;
-    if (conditions_.full.at(next) == conditions_.full.at(row)) own = select::Condition();
+    select::Condition own_cond = own(next);
+    if (conditions_.full.at(next) == conditions_.full.at(row)) own_cond = select::Condition();
     for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
       if (doc_.node(c).kind != NodeKind::TableCell) continue;
       r.runs.push_back({" ", select::Condition()});
-      collect(c, own, r, true, 0);
-      if (rule.core || doc_.has_class(doc_.node(c), m_.core_class)) rule.core = true;
+      collect(c, own_cond, r, true, 0);
+      if (rule.core || facts(doc_.node(c)).core) rule.core = true;
       if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
         cell_done_[c] = 1;
         ++out_.cells.total;
@@ -655,9 +734,7 @@ bool PageExtractor::scoring_row(NodeId node) {
   bool reparent = false;
   if (host_row != kNoNode) {
     NodeId table = doc_.node(host_row).parent;
-    support::DiagnosticSink quiet;
-    row_condition_ = select::conjoin(table != kNoNode ? conditions_.full.at(table) : select::Condition(),
-                                     select::own_selector(doc_, node, file_, quiet, v_).condition);
+    row_condition_ = select::conjoin(table != kNoNode ? conditions_.full.at(table) : select::Condition(), own(node));
     use_row_condition_ = true;
     for (auto up = rule_stack_.rbegin(); up != rule_stack_.rend(); ++up)
       if (up->first != host_row) {
@@ -684,7 +761,7 @@ std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
     todo.pop_back();
     const Node& n = doc_.node(id);
     if (n.kind == NodeKind::Table && id != cell) continue;
-    boxed = boxed || (n.kind == NodeKind::Element && doc_.has_class(n, m_.box_class));
+    boxed = boxed || (n.kind == NodeKind::Element && facts(n).box);
     if (boxed && n.kind == NodeKind::FileLink) {
       std::string name(n.name);
       if (auto colon = name.find(':'); colon != std::string::npos) name.erase(0, colon + 1);
@@ -757,8 +834,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     }
     case NodeKind::List:
       if (skip_lists) {
-        support::DiagnosticSink quiet;
-        here = select::conjoin(cond, select::own_selector(doc_, id, file_, quiet, v_).condition);
+        here = select::conjoin(cond, own(id));
         for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, here, out, skip_lists, depth + 1);
         return;
       }
@@ -770,14 +846,13 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       }
       break;
     case NodeKind::Element:
-      if (doc_.has_class(n, m_.box_class)) return;  // the trigger icons, read by triggers_in
+      if (facts(n).box) return;  // the trigger icons, read by triggers_in
       if (n.name == "br") {
         out.runs.push_back({" ", cond});
         return;
       }
       if (skip_lists && n.name == "li") {
-        support::DiagnosticSink quiet;
-        out.items.emplace_back(id, select::conjoin(cond, select::own_selector(doc_, id, file_, quiet, v_).condition));
+        out.items.emplace_back(id, select::conjoin(cond, own(id)));
         return;
       }
       break;
@@ -786,8 +861,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   }
   if (n.kind == NodeKind::Element || n.kind == NodeKind::TableCell || n.kind == NodeKind::List ||
       n.kind == NodeKind::ListItem) {
-    support::DiagnosticSink quiet;  // tree_conditions already reported the lints
-    here = select::conjoin(cond, select::own_selector(doc_, id, file_, quiet, v_).condition);
+    here = select::conjoin(cond, own(id));  // tree_conditions already reported the lints
     if (n.kind == NodeKind::Element && (n.name == "div" || n.name == "p" || n.name == "li"))
       out.runs.push_back({" ", cond});
   }
@@ -796,10 +870,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
 }
 
 Variants PageExtractor::variants(const std::vector<Run>& runs) const {
-  std::vector<select::TextRun> tr;
-  tr.reserve(runs.size());
-  for (const auto& r : runs) tr.push_back({r.text, r.cond});
-  auto ev = select::text_variants(tr, v_);
+  auto ev = select::text_variants(runs, v_);
   Variants out;
   out.c1 = clean(ev.c1);
   out.c2 = clean(ev.c2);
@@ -812,19 +883,26 @@ Variants PageExtractor::variants(const std::vector<Run>& runs) const {
 std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) const {
   std::vector<PointsEntry> out;
   const select::Edition order[] = {select::Edition::C2, select::Edition::C1, select::Edition::WE};
+  // The editions' texts are usually the same, and find_points depends on the text alone.
+  std::string previous_text;
+  std::vector<Points> previous_found;
   for (select::Edition e : order) {
     std::string text;
     std::vector<std::pair<std::size_t, std::size_t>> at;  // (begin in text, run index)
     for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (!v_.satisfiable_under(runs[i].cond, e)) continue;
+      if (!v_.satisfiable_under(runs[i].condition, e)) continue;
       at.emplace_back(text.size(), i);
       text += runs[i].text;
     }
-    for (Points& p : find_points(text)) {
+    if (e == order[0] || text != previous_text) {
+      previous_found = find_points(text);
+      previous_text = std::move(text);
+    }
+    for (Points p : previous_found) {
       // The condition of a points entry is the one of the run its expression starts in
       // (the number): "(+2) point / well" inside a showInns span is under Inns.
       auto it = std::upper_bound(at.begin(), at.end(), std::pair{p.offset, SIZE_MAX});
-      select::Condition cond = it == at.begin() ? select::Condition() : runs[std::prev(it)->second].cond;
+      select::Condition cond = it == at.begin() ? select::Condition() : runs[std::prev(it)->second].condition;
       std::string when = select::to_string(v_.simplify(cond));
       std::string ed = select::to_string(e);
       auto same = std::find_if(out.begin(), out.end(), [&](const PointsEntry& q) {

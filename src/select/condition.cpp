@@ -4,6 +4,9 @@
 #include "select/condition.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
 
 namespace wikic::select {
 
@@ -103,11 +106,6 @@ Condition overflow_condition() {
   return c;
 }
 
-const std::vector<Term>& Condition::true_terms() {
-  static const std::vector<Term> terms{Term{}};
-  return terms;
-}
-
 Condition::Condition(std::vector<Term> terms) {
   auto rep = std::make_shared<Rep>();
   rep->terms = std::move(terms);
@@ -141,12 +139,8 @@ std::vector<std::string> Condition::atoms() const {
   return out;
 }
 
-Condition conjoin(const Condition& a, const Condition& b) {
-  if (a.overflowed() || b.overflowed()) return overflow_condition();
-  // Every condition is canonical already and canonicalise() keeps a canonical form as
-  // it is, so these shortcuts give what the product below would.
-  if (a.is_true() || b.is_false() || a.same(b)) return b;
-  if (b.is_true() || a.is_false()) return a;
+// The product of two conditions, canonicalised.
+static Condition conjoin_terms(const Condition& a, const Condition& b) {
   if (a.terms().size() * b.terms().size() > kMaxDnfTerms * 4) return overflow_condition();
   std::vector<Term> product;
   product.reserve(a.terms().size() * b.terms().size());
@@ -159,6 +153,35 @@ Condition conjoin(const Condition& a, const Condition& b) {
       product.push_back(std::move(t));
     }
   return Condition::from_terms(std::move(product));
+}
+
+Condition conjoin(const Condition& a, const Condition& b) {
+  if (a.overflowed() || b.overflowed()) return overflow_condition();
+  // Every condition is canonical already and canonicalise() keeps a canonical form as
+  // it is, so these shortcuts give what the product below would.
+  if (a.is_true() || b.is_false() || a.same(b)) return b;
+  if (b.is_true() || a.is_false()) return a;
+  // Pages conjoin the same pairs of (shared) conditions over and over: the product is
+  // kept by the pair's identity, so it is computed once and its answers cached on it
+  // (Vocabulary::satisfiable_under) are shared too. An entry holds both operands alive,
+  // so their identities cannot be reused while it lives. Per thread, bounded.
+  struct Entry {
+    Condition a, b, product;
+  };
+  struct PairHash {
+    std::size_t operator()(const std::pair<const void*, const void*>& k) const {
+      auto x = reinterpret_cast<std::uintptr_t>(k.first), y = reinterpret_cast<std::uintptr_t>(k.second);
+      return std::hash<std::uintptr_t>()(x * 0x9E3779B97F4A7C15ull ^ y);
+    }
+  };
+  thread_local std::unordered_map<std::pair<const void*, const void*>, Entry, PairHash> memo;
+  std::pair<const void*, const void*> key{a.identity(), b.identity()};
+  if (auto it = memo.find(key); it != memo.end()) return it->second.product;
+  Condition product = conjoin_terms(a, b);
+  if (product.overflowed()) return product;
+  if (memo.size() >= 16384) memo.clear();
+  memo.emplace(key, Entry{a, b, product});
+  return product;
 }
 
 Condition disjoin(const Condition& a, const Condition& b) {

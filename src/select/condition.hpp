@@ -71,7 +71,10 @@ private:
     /// edition, bits 3-5 the answers, the vocabulary's serial above (see there).
     mutable std::atomic<std::uint64_t> satisfiable{0};
   };
-  static const std::vector<Term>& true_terms();
+  static const std::vector<Term>& true_terms() {
+    static const std::vector<Term> terms{Term{}};
+    return terms;
+  }
   explicit Condition(std::vector<Term> terms);
   std::shared_ptr<const Rep> rep_;
   bool overflowed_ = false;

@@ -12,10 +12,14 @@ namespace wikic::select {
 
 namespace {
 
+// ASCII case folding, what std::tolower does in the "C" locale wikic runs in (it never
+// calls setlocale), without a library call per byte: every attribute of every node
+// passes through here.
+constexpr char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
 bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
 }
 
 std::string_view trim(std::string_view s) {
@@ -201,11 +205,52 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
   return memo.clean.emplace(key, std::move(fresh)).first->second;
 }
 
+// Full conditions by (ancestors' condition, own condition): pages repeat the same few
+// hundred pairs across thousands of nodes, and since every full condition comes out of
+// this memo, the pairs of the next page are the same objects again. Only pairs whose
+// lint reported nothing are kept (a reported one is linted, and reported, again at each
+// node). An entry holds both conditions, so their identities cannot be reused while it
+// lives. Per thread, vocabulary and lint setting; bounded like the memo above.
+struct PairKey {
+  const void* ancestors;
+  const void* own;
+  bool operator==(const PairKey&) const = default;
+};
+struct PairHash {
+  std::size_t operator()(const PairKey& k) const {
+    auto a = reinterpret_cast<std::uintptr_t>(k.ancestors), b = reinterpret_cast<std::uintptr_t>(k.own);
+    return std::hash<std::uintptr_t>()(a * 0x9E3779B97F4A7C15ull ^ b);
+  }
+};
+struct PairEntry {
+  Condition ancestors, own, full;
+};
+struct PairMemo {
+  std::uint64_t vocabulary = 0;
+  bool redundant = false;
+  std::unordered_map<PairKey, PairEntry, PairHash> pairs;
+};
+
+PairMemo& pair_memo(const Vocabulary& v, bool redundant) {
+  thread_local PairMemo memo;
+  if (memo.vocabulary != v.serial() || memo.redundant != redundant || memo.pairs.size() >= 4 * kMemoEntries) {
+    memo.pairs.clear();
+    memo.vocabulary = v.serial();
+    memo.redundant = redundant;
+  }
+  return memo;
+}
+
 }  // namespace
 
 OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std::string& file,
                          support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
   return own_selector_ref(doc, id, file, sink, v, locate);
+}
+
+const Condition& own_condition(const parse::Document& doc, parse::NodeId node, const std::string& file,
+                               support::DiagnosticSink& sink, const Vocabulary& v) {
+  return own_selector_ref(doc, node, file, sink, v, {}).condition;
 }
 
 TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
@@ -222,27 +267,6 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
     Visitor(TreeConditions& o, const std::string& f, support::DiagnosticSink& s, const Vocabulary& voc,
             const TreeOptions& opt)
         : out(o), file(f), sink(s), v(voc), options(opt) {}
-    // Full conditions by (ancestors' condition, own condition): a page repeats the same
-    // few hundred pairs across thousands of nodes. Only pairs whose lint reported nothing
-    // are kept (a reported one is linted, and reported, again at each node); the entry
-    // holds both conditions, so their identities cannot be reused while it lives.
-    struct PairKey {
-      const void* ancestors;
-      const void* own;
-      bool overflowed;
-      bool operator==(const PairKey&) const = default;
-    };
-    struct PairHash {
-      std::size_t operator()(const PairKey& k) const {
-        auto a = reinterpret_cast<std::uintptr_t>(k.ancestors), b = reinterpret_cast<std::uintptr_t>(k.own);
-        return std::hash<std::uintptr_t>()(a * 0x9E3779B97F4A7C15ull ^ b ^ (k.overflowed ? 1 : 0));
-      }
-    };
-    struct PairEntry {
-      Condition ancestors, own, full;
-    };
-    std::unordered_map<PairKey, PairEntry, PairHash> pairs;
-
     bool enter(const parse::Document& d, parse::NodeId node, std::span<const parse::NodeId> ancestors) override {
       if (node >= out.full.size()) return false;
       parse::NodeId parent = ancestors.empty() ? parse::kNoNode : ancestors.back();
@@ -250,9 +274,11 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
       const OwnSelector& own = own_selector_ref(d, node, file, sink, v, options.locate);
       if (own.has_selector) {
         Condition inherited = parent == parse::kNoNode ? Condition() : out.full[parent];
-        PairKey key{inherited.identity(), own.condition.identity(), inherited.overflowed() || own.condition.overflowed()};
-        if (key.overflowed) key.own = nullptr;  // never cached (see below)
-        auto it = key.overflowed ? pairs.end() : pairs.find(key);
+        // Overflowed conditions share `true`'s identity, so they are never kept.
+        bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
+        PairKey key{inherited.identity(), own.condition.identity()};
+        auto& pairs = pair_memo(v, options.lint_redundant).pairs;
+        auto it = cacheable ? pairs.find(key) : pairs.end();
         if (it != pairs.end()) {
           out.full[node] = it->second.full;
         } else {
@@ -260,7 +286,7 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
           Where at = where_of(d, n.source, d.text(n), file, options.locate);
           std::size_t reported = sink.warnings() + sink.errors();
           out.full[node] = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
-          if (!key.overflowed && sink.warnings() + sink.errors() == reported)
+          if (cacheable && sink.warnings() + sink.errors() == reported)
             pairs.emplace(key, PairEntry{inherited, own.condition, out.full[node]});
         }
       } else if (parent != parse::kNoNode) {

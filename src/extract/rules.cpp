@@ -37,6 +37,9 @@ struct Mapping {
   std::set<std::string, std::less<>> reference_templates, text_templates;
   std::size_t id_words = 8;
   std::string id_separator = "/";
+  /// The longest round/step prefix and the longest non-rule start: how much of a text
+  /// heading_like() and non_rule() need to see before they know it matters.
+  std::size_t heading_prefix = 0, non_rule_prefix = 0;
 };
 
 template <class T>
@@ -79,6 +82,9 @@ const Mapping& mapping() {
       r.non_rules.emplace_back(n["reason"].as<std::string>(), n["text_starts"].as<std::string>());
     r.id_words = y["id"]["max_words"].as<std::size_t>();
     r.id_separator = y["id"]["separator"].as<std::string>();
+    for (const auto& p : r.round_prefixes) r.heading_prefix = std::max(r.heading_prefix, p.size());
+    for (const auto& p : r.step_prefixes) r.heading_prefix = std::max(r.heading_prefix, p.size());
+    for (const auto& [reason, start] : r.non_rules) r.non_rule_prefix = std::max(r.non_rule_prefix, start.size());
     return r;
   }();
   return m;
@@ -95,6 +101,30 @@ class Cleaner {
 public:
   explicit Cleaner(std::string& out) : out_(out) { out_.clear(); }
   void append(std::string_view s) {
+    // Most pieces are words with single spaces between them: those are copied whole.
+    std::size_t b = 0, e = s.size();
+    while (b < e && is_space(s[b])) ++b;
+    if (b > 0) space_ = !out_.empty();
+    if (b == e) return;
+    while (is_space(s[e - 1])) --e;
+    std::string_view middle = s.substr(b, e - b);
+    if (single_spaced(middle)) {
+      if (space_) out_ += ' ';
+      out_.append(middle);
+      space_ = e < s.size();
+      return;
+    }
+    append_slowly(middle);
+    if (e < s.size()) space_ = true;
+  }
+  /// Has nothing to collapse: no tab, newline or carriage return, no two spaces in a row.
+  static bool single_spaced(std::string_view m) {
+    bool bad = false;
+    for (std::size_t i = 1; i < m.size(); ++i)
+      bad |= m[i] == '\t' || m[i] == '\n' || m[i] == '\r' || (m[i] == ' ' && m[i - 1] == ' ');
+    return !bad;
+  }
+  void append_slowly(std::string_view s) {
     const char* p = s.data();
     const char* end = p + s.size();
     while (p < end) {
@@ -139,13 +169,15 @@ std::string slug(std::string_view s, std::size_t max_words) {
   std::size_t words = 0;
   bool dash = false;
   for (unsigned char c : s) {
-    if (std::isalnum(c) && c < 0x80) {
+    // ASCII only, as std::isalnum/std::tolower in the "C" locale, without the calls.
+    bool upper = c >= 'A' && c <= 'Z';
+    if (upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
       if (dash && !out.empty()) {
         if (++words >= max_words) break;
         out += '-';
       }
       dash = false;
-      out += static_cast<char>(std::tolower(c));
+      out += static_cast<char>(upper ? c - 'A' + 'a' : c);
     } else {
       dash = true;
     }
@@ -220,6 +252,7 @@ private:
   // --- text ---
   void collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth);
   Variants variants(const std::vector<Run>& runs) const;
+  bool edition_blind(const std::vector<Run>& runs) const;
   std::vector<PointsEntry> points_of(const std::vector<Run>& runs) const;
   void notes_of(const Collected& c, Rule& rule);
   void finish_rule(Rule& rule, NodeId at, NodeId cond_node, const Collected& desc, const Collected& rules,
@@ -240,8 +273,10 @@ private:
   const select::Condition& own(NodeId id) { return select::own_condition(doc_, id, file_, quiet_, v_); }
   void place(Rule& rule, std::uint32_t expanded_offset, const expand::Origin* direct);
   std::string unique_id(std::string id);
-  /// clean(doc_.plain_text(id)) without the intermediate string.
-  std::string node_text(NodeId id) const;
+  /// clean(doc_.plain_text(id)) without the intermediate string. With `prefix`, it may
+  /// stop early: then the result is longer than `prefix` and its first `prefix` bytes are
+  /// the full text's (enough to test the text's start; see node_text()).
+  std::string node_text(NodeId id, std::size_t prefix = std::string::npos) const;
 
   /// A warning at a node of the document, placed through the expansion's provenance.
   void warn(const Node& n, std::string message) const;
@@ -365,17 +400,29 @@ std::string PageExtractor::kind_of(const Node& cell) const {
 
 // As Document::plain_text (Text and decoded Entity nodes in document order, Comment and
 // Template subtrees skipped), cleaned while it is gathered.
-std::string PageExtractor::node_text(NodeId id) const {
+//
+// finish() only trims a tail of arrows and spaces, so once a byte that is neither stands
+// at or past `prefix`, the first `prefix` bytes are final and the walk can stop.
+std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
   std::string out;
   Cleaner c(out);
   path_.clear();
   NodeId n = id;
+  std::size_t checked = prefix;  // bytes of `out` before this are not looked at again
+  auto settled = [&] {
+    for (; checked < out.size(); ++checked) {
+      auto b = static_cast<unsigned char>(out[checked]);
+      if (b != ' ' && b != 0xE2 && b != 0x86 && b != 0x92) return true;
+    }
+    return false;
+  };
   for (;;) {
     const Node& x = doc_.node(n);
     bool descend = true;
     if (x.kind == NodeKind::Text) c.append(doc_.text(x));
     else if (x.kind == NodeKind::Entity) c.append(parse::decode_entity(doc_.text(x)));
     else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) descend = false;
+    if (prefix != std::string::npos && out.size() > prefix && settled()) return out;
     if (descend && x.first_child != kNoNode) {
       path_.push_back(n);
       n = x.first_child;
@@ -460,15 +507,24 @@ void PageExtractor::heading_like(NodeId id) {
   NodeId bold = kNoNode;
   for (NodeId c = n.first_child; c != kNoNode && bold == kNoNode; c = doc_.node(c).next_sibling)
     if (doc_.node(c).kind == NodeKind::Bold) bold = c;
-  std::string t = bold != kNoNode ? node_text(bold) : node_text(id);
+  NodeId title = bold != kNoNode ? bold : id;
+  // Most cells are no title: their start is enough to tell.
+  std::string t = node_text(title, m_.heading_prefix);
+  bool whole = false;
+  auto complete = [&] {
+    if (!whole) t = node_text(title);
+    whole = true;
+  };
   for (const auto& p : m_.round_prefixes)
     if (starts_with(t, p)) {
+      complete();
       round_ = t;
       step_.clear();
       block_.clear();
     }
   for (const auto& p : m_.step_prefixes)
     if (starts_with(t, p)) {
+      complete();
       step_ = t;
       block_.clear();
     }
@@ -477,7 +533,7 @@ void PageExtractor::heading_like(NodeId id) {
 bool PageExtractor::non_rule(NodeId id) {
   const Node& n = doc_.node(id);
   if (n.span.size() > 400) return false;
-  std::string t = node_text(id);
+  std::string t = node_text(id, m_.non_rule_prefix);  // empty only when the whole text is
   if (n.kind == NodeKind::TableRow && t.empty() && doc_.text(n).find("<hr") != std::string_view::npos) {
     auto p = doc_.position(n.span.begin);
     out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
@@ -485,6 +541,7 @@ bool PageExtractor::non_rule(NodeId id) {
   }
   for (const auto& [reason, start] : m_.non_rules)
     if (starts_with(t, start)) {
+      t = node_text(id);
       auto p = doc_.position(n.span.begin);
       std::size_t cells = 0;
       for (NodeId c = n.first_child; c != kNoNode; c = doc_.node(c).next_sibling)
@@ -869,9 +926,32 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   descend(here);
 }
 
+// Whether every run reads the same in all editions (each is shown under all three or
+// under none), as select::text_variants decides per edition.
+bool PageExtractor::edition_blind(const std::vector<Run>& runs) const {
+  return std::all_of(runs.begin(), runs.end(), [&](const Run& r) {
+    bool c1 = v_.satisfiable_under(r.condition, select::Edition::C1);
+    return v_.satisfiable_under(r.condition, select::Edition::C2) == c1 &&
+           v_.satisfiable_under(r.condition, select::Edition::WE) == c1;
+  });
+}
+
 Variants PageExtractor::variants(const std::vector<Run>& runs) const {
-  auto ev = select::text_variants(runs, v_);
   Variants out;
+  if (edition_blind(runs)) {
+    // The usual case: one reading, cleaned as it is gathered (Cleaner reads a text in
+    // pieces exactly as in one).
+    Cleaner c(out.c2);
+    for (const Run& r : runs)
+      if (v_.satisfiable_under(r.condition, select::Edition::C2)) c.append(r.text);
+    c.finish();
+    out.c1 = out.c2;
+    out.we = out.c2;
+    out.text = out.c2;
+    out.uniform = true;
+    return out;
+  }
+  auto ev = select::text_variants(runs, v_);
   out.c1 = clean(ev.c1);
   out.c2 = clean(ev.c2);
   out.we = clean(ev.we);
@@ -886,7 +966,14 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
   // The editions' texts are usually the same, and find_points depends on the text alone.
   std::string previous_text;
   std::vector<Points> previous_found;
+  bool blind = edition_blind(runs);
   for (select::Edition e : order) {
+    if (blind && e != order[0]) {
+      // Every edition reads what the first did: the same points, each once more.
+      std::string ed = select::to_string(e);
+      for (auto& q : out) q.editions.push_back(ed);
+      continue;
+    }
     std::string text;
     std::vector<std::pair<std::size_t, std::size_t>> at;  // (begin in text, run index)
     for (std::size_t i = 0; i < runs.size(); ++i) {

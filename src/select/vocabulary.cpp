@@ -393,7 +393,7 @@ bool Vocabulary::satisfiable_under(const Condition& c, Edition e) const {
   auto compute = [&] {
     return std::any_of(c.terms().begin(), c.terms().end(), [&](const Term& t) { return term_satisfiable(t, e); });
   };
-  if (!c.rep_) return compute();
+  if (!c.rep_) return true;  // `true`: its one empty term needs nothing
   auto bit = static_cast<unsigned>(e);
   std::uint64_t tag = serial_ << 6;
   std::uint64_t cached = c.rep_->satisfiable.load(std::memory_order_relaxed);

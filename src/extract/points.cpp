@@ -39,6 +39,12 @@ namespace {
 
 bool is_word_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-'; }
 
+// std::isdigit/isalpha/isalnum in the "C" locale wikic runs in, inline: the scan asks
+// them of every byte of every rule text.
+bool ascii_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+bool ascii_alpha(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool ascii_alnum(unsigned char c) { return ascii_digit(c) || ascii_alpha(c); }
+
 // Whether the grammar can match at `p`, which starts a word (a letter or '-'), judged
 // without running it: apart from "Equal points to …" and "x2 points", an expression
 // that starts with a word is `word spaces (token|point…)` (token_amount, whole), and the
@@ -62,9 +68,9 @@ std::vector<Points> find_points(std::string_view text, const PointBases& bases) 
   const char* end = begin + text.size();
   for (const char* p = begin; p < end;) {
     auto c = static_cast<unsigned char>(*p);
-    bool boundary = p == begin || !std::isalnum(static_cast<unsigned char>(p[-1]));
-    bool can_start = c == '(' || std::isdigit(c) || std::isalpha(c) || c == 0xC3 || c == '*' || c == '-';
-    if (boundary && can_start && (c == '(' || std::isdigit(c) || c == 0xC3 || c == '*' || word_may_start(p, end))) {
+    bool boundary = p == begin || !ascii_alnum(static_cast<unsigned char>(p[-1]));
+    bool can_start = c == '(' || ascii_digit(c) || ascii_alpha(c) || c == 0xC3 || c == '*' || c == '-';
+    if (boundary && can_start && (c == '(' || ascii_digit(c) || c == 0xC3 || c == '*' || word_may_start(p, end))) {
       const char* it = p;
       grammar::PointsExpression e;
       std::string basis;

@@ -270,7 +270,9 @@ private:
   bool is_scoring_cell(const Node& n) const;
   std::string kind_of(const Node& cell) const;
   /// own_selector()'s condition, lints silenced (tree_conditions reported them).
-  const select::Condition& own(NodeId id) { return select::own_condition(doc_, id, file_, quiet_, v_); }
+  const select::Condition& own(NodeId id) {
+    return id < conditions_.own.size() ? conditions_.own[id] : select::own_condition(doc_, id, file_, quiet_, v_);
+  }
   void place(Rule& rule, std::uint32_t expanded_offset, const expand::Origin* direct);
   std::string unique_id(std::string id);
   /// clean(doc_.plain_text(id)) without the intermediate string. With `prefix`, it may
@@ -298,6 +300,8 @@ private:
   mutable std::vector<ClassFacts> facts_;  ///< by NodeId
   mutable std::vector<NodeId> path_;        ///< node_text's walk
   support::DiagnosticSink quiet_;
+  std::string id_prefix_, id_prefix_place_, id_prefix_block_;  ///< finish_rule's "page/step/block/"
+  bool id_prefix_valid_ = false;
   // structure
   std::string section_, phase_, round_, step_, block_;
   std::vector<std::pair<NodeId, std::string>> block_stack_;  ///< (row, previous block)
@@ -379,7 +383,22 @@ const PageExtractor::ClassFacts& PageExtractor::facts(const Node& n) const {
   auto contains = [](const std::vector<std::string>& list, std::string_view c) {
     return std::find(list.begin(), list.end(), c) != list.end();
   };
-  for (std::string_view c : doc_.classes(n)) {
+  // Document::classes without its vector: the last `class` attribute, split at spaces.
+  const parse::Attribute* attr = nullptr;
+  for (const parse::Attribute& a : doc_.attributes(n))
+    if (a.name.size() == 5 && std::equal(a.name.begin(), a.name.end(), "class", [](char x, char y) {
+          return (x >= 'A' && x <= 'Z' ? static_cast<char>(x - 'A' + 'a') : x) == y;
+        }))
+      attr = &a;
+  if (!attr) return f;
+  std::string_view value = attr->value;
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; };
+  for (std::size_t i = 0; i < value.size();) {
+    while (i < value.size() && space(value[i])) ++i;
+    std::size_t b = i;
+    while (i < value.size() && !space(value[i])) ++i;
+    if (i == b) continue;
+    std::string_view c = value.substr(b, i - b);
     f.tally = f.tally || is_tally_class(m_, c);
     f.core = f.core || c == m_.core_class;
     f.box = f.box || c == m_.box_class;
@@ -1124,10 +1143,17 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
     id = rule.parent + m_.id_separator + what;
   } else {
     // page / step (else section) / block: the same figure's block recurs in several steps.
-    std::string where = slug(!step_.empty() ? step_ : section_, m_.id_words);
-    id = slug(page_.title, m_.id_words) + m_.id_separator + (where.empty() ? "page" : where) + m_.id_separator;
-    if (!block_.empty()) id += slug(block_, m_.id_words) + m_.id_separator;
-    id += what;
+    // That part changes only with the structure around the rows: kept between rules.
+    const std::string& place_name = !step_.empty() ? step_ : section_;
+    if (!id_prefix_valid_ || place_name != id_prefix_place_ || block_ != id_prefix_block_) {
+      std::string where = slug(place_name, m_.id_words);
+      id_prefix_ = slug(page_.title, m_.id_words) + m_.id_separator + (where.empty() ? "page" : where) + m_.id_separator;
+      if (!block_.empty()) id_prefix_ += slug(block_, m_.id_words) + m_.id_separator;
+      id_prefix_place_ = place_name;
+      id_prefix_block_ = block_;
+      id_prefix_valid_ = true;
+    }
+    id = id_prefix_ + what;
   }
   // Repeated descriptions usually differ by condition (the same bonus under Castles and
   // under Robbers): that names the rule better than a number.

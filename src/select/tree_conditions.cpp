@@ -257,6 +257,7 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
                                const Vocabulary& v, const TreeOptions& options) {
   TreeConditions out;
   out.full.resize(doc.size());
+  out.own.resize(doc.size());
   out.hidden.assign(doc.size(), 0);
   struct Visitor : parse::TreeVisitor {
     TreeConditions& out;
@@ -272,6 +273,7 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
       parse::NodeId parent = ancestors.empty() ? parse::kNoNode : ancestors.back();
       std::uint8_t hidden = parent == parse::kNoNode ? 0 : out.hidden[parent];
       const OwnSelector& own = own_selector_ref(d, node, file, sink, v, options.locate);
+      out.own[node] = own.condition;
       if (own.has_selector) {
         Condition inherited = parent == parse::kNoNode ? Condition() : out.full[parent];
         // Overflowed conditions share `true`'s identity, so they are never kept.

@@ -53,6 +53,7 @@ const Condition& own_condition(const parse::Document& doc, parse::NodeId node, c
 /// Per-node conditions of a whole document, indexed by NodeId.
 struct TreeConditions {
   std::vector<Condition> full;          ///< conjunction along the root→node path
+  std::vector<Condition> own;           ///< own_selector(…).condition of each node
   std::vector<std::uint8_t> hidden;     ///< 1: a structural class hides it (hideWhenDone)
   /// Nodes whose structural classes need more than their path condition to be shown.
   std::map<parse::NodeId, Condition> projection_only;

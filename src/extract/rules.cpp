@@ -435,13 +435,29 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
     }
     return false;
   };
+  // True when the start is settled. A bounded text is fed in slices (Cleaner reads a
+  // text in pieces as in one), so a long Text node is not cleaned to its end.
+  auto feed = [&](std::string_view t) {
+    if (prefix == std::string::npos) {
+      c.append(t);
+      return false;
+    }
+    while (!t.empty()) {
+      std::string_view slice = t.substr(0, 64);
+      c.append(slice);
+      t.remove_prefix(slice.size());
+      if (out.size() > prefix && settled()) return true;
+    }
+    return false;
+  };
   for (;;) {
     const Node& x = doc_.node(n);
     bool descend = true;
-    if (x.kind == NodeKind::Text) c.append(doc_.text(x));
-    else if (x.kind == NodeKind::Entity) c.append(parse::decode_entity(doc_.text(x)));
+    bool done = false;
+    if (x.kind == NodeKind::Text) done = feed(doc_.text(x));
+    else if (x.kind == NodeKind::Entity) done = feed(parse::decode_entity(doc_.text(x)));
     else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) descend = false;
-    if (prefix != std::string::npos && out.size() > prefix && settled()) return out;
+    if (done) return out;
     if (descend && x.first_child != kNoNode) {
       path_.push_back(n);
       n = x.first_child;
@@ -970,10 +986,16 @@ Variants PageExtractor::variants(const std::vector<Run>& runs) const {
     out.uniform = true;
     return out;
   }
-  auto ev = select::text_variants(runs, v_);
-  out.c1 = clean(ev.c1);
-  out.c2 = clean(ev.c2);
-  out.we = clean(ev.we);
+  // As select::text_variants, each edition's runs cleaned as they are gathered.
+  auto reading = [&](select::Edition e, std::string& text) {
+    Cleaner c(text);
+    for (const Run& r : runs)
+      if (v_.satisfiable_under(r.condition, e)) c.append(r.text);
+    c.finish();
+  };
+  reading(select::Edition::C1, out.c1);
+  reading(select::Edition::C2, out.c2);
+  reading(select::Edition::WE, out.we);
   out.uniform = out.c1 == out.c2 && out.c2 == out.we;
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
   return out;

@@ -68,7 +68,8 @@ private:
   struct Rep {
     std::vector<Term> terms;
     /// Vocabulary::satisfiable_under's answers for these terms: bits 0-2 known per
-    /// edition, bits 3-5 the answers, the vocabulary's serial above (see there).
+    /// edition, bits 3-5 the answers, bits 6-7 simplify's, the vocabulary's serial above
+    /// (see there).
     mutable std::atomic<std::uint64_t> satisfiable{0};
   };
   static const std::vector<Term>& true_terms() {

@@ -395,9 +395,9 @@ bool Vocabulary::satisfiable_under(const Condition& c, Edition e) const {
   };
   if (!c.rep_) return true;  // `true`: its one empty term needs nothing
   auto bit = static_cast<unsigned>(e);
-  std::uint64_t tag = serial_ << 6;
+  std::uint64_t tag = serial_ << 8;
   std::uint64_t cached = c.rep_->satisfiable.load(std::memory_order_relaxed);
-  if ((cached >> 6) << 6 != tag) cached = tag;
+  if ((cached >> 8) << 8 != tag) cached = tag;
   if (cached & (1u << bit)) return cached & (1u << (bit + 3));
   bool answer = compute();
   cached |= (1u << bit) | (answer ? 1u << (bit + 3) : 0u);
@@ -420,8 +420,18 @@ Condition Vocabulary::simplify(const Condition& c) const {
   auto satisfiable_term = [&](const Term& t) {
     return std::any_of(kEditions.begin(), kEditions.end(), [&](Edition e) { return term_satisfiable(t, e); });
   };
-  // Usually nothing is dropped, and a canonical condition canonicalises to itself.
-  if (std::all_of(c.terms().begin(), c.terms().end(), satisfiable_term)) return c;
+  // Usually nothing is dropped, and a canonical condition canonicalises to itself. Whether
+  // that is so is kept with satisfiable_under's answers (bit 6 known, bit 7 the answer).
+  if (!c.rep_) return c;
+  std::uint64_t tag = serial_ << 8;
+  std::uint64_t cached = c.rep_->satisfiable.load(std::memory_order_relaxed);
+  if ((cached >> 8) << 8 != tag) cached = tag;
+  if (!(cached & (1u << 6))) {
+    bool all = std::all_of(c.terms().begin(), c.terms().end(), satisfiable_term);
+    cached |= (1u << 6) | (all ? 1u << 7 : 0u);
+    c.rep_->satisfiable.store(cached, std::memory_order_relaxed);
+  }
+  if (cached & (1u << 7)) return c;
   std::vector<Term> kept;
   for (const auto& t : c.terms())
     if (satisfiable_term(t)) kept.push_back(t);

@@ -224,17 +224,40 @@ struct PairHash {
 };
 struct PairEntry {
   Condition ancestors, own, full;
+  bool used = false;
 };
 struct PairMemo {
   std::uint64_t vocabulary = 0;
   bool redundant = false;
   std::unordered_map<PairKey, PairEntry, PairHash> pairs;
+  /// In front of `pairs`: one slot per hash, in one block, so the usual lookup costs a
+  /// single cache line instead of a walk along a bucket's nodes.
+  static constexpr unsigned kRecentBits = 10;
+  std::vector<PairEntry> recent = std::vector<PairEntry>(std::size_t{1} << kRecentBits);
+  static std::size_t slot(const PairKey& k) {
+    auto a = reinterpret_cast<std::uintptr_t>(k.ancestors), b = reinterpret_cast<std::uintptr_t>(k.own);
+    return static_cast<std::size_t>(((a ^ (b * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull) >> (64 - kRecentBits));
+  }
+  const PairEntry* find(const PairKey& k) {
+    PairEntry& r = recent[slot(k)];
+    if (r.used && r.ancestors.identity() == k.ancestors && r.own.identity() == k.own) return &r;
+    auto it = pairs.find(k);
+    if (it == pairs.end()) return nullptr;
+    r = it->second;
+    return &r;
+  }
+  void add(const PairKey& k, PairEntry e) {
+    e.used = true;
+    recent[slot(k)] = e;
+    pairs.emplace(k, std::move(e));
+  }
 };
 
 PairMemo& pair_memo(const Vocabulary& v, bool redundant) {
   thread_local PairMemo memo;
   if (memo.vocabulary != v.serial() || memo.redundant != redundant || memo.pairs.size() >= 4 * kMemoEntries) {
     memo.pairs.clear();
+    std::fill(memo.recent.begin(), memo.recent.end(), PairEntry{});
     memo.vocabulary = v.serial();
     memo.redundant = redundant;
   }
@@ -279,17 +302,17 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
         // Overflowed conditions share `true`'s identity, so they are never kept.
         bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
         PairKey key{inherited.identity(), own.condition.identity()};
-        auto& pairs = pair_memo(v, options.lint_redundant).pairs;
-        auto it = cacheable ? pairs.find(key) : pairs.end();
-        if (it != pairs.end()) {
-          out.full[node] = it->second.full;
+        PairMemo& pairs = pair_memo(v, options.lint_redundant);
+        const PairEntry* hit = cacheable ? pairs.find(key) : nullptr;
+        if (hit) {
+          out.full[node] = hit->full;
         } else {
           const parse::Node& n = d.node(node);
           Where at = where_of(d, n.source, d.text(n), file, options.locate);
           std::size_t reported = sink.warnings() + sink.errors();
           out.full[node] = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
           if (cacheable && sink.warnings() + sink.errors() == reported)
-            pairs.emplace(key, PairEntry{inherited, own.condition, out.full[node]});
+            pairs.add(key, PairEntry{inherited, own.condition, out.full[node], true});
         }
       } else if (parent != parse::kNoNode) {
         out.full[node] = out.full[parent];

@@ -5,6 +5,8 @@
 #include "extract/rules.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <set>
@@ -40,6 +42,9 @@ struct Mapping {
   /// The longest round/step prefix and the longest non-rule start: how much of a text
   /// heading_like() and non_rule() need to see before they know it matters.
   std::size_t heading_prefix = 0, non_rule_prefix = 0;
+  /// The first bytes of those prefixes; `all` when one is empty (any text may match).
+  std::string heading_initials, non_rule_initials;
+  bool heading_any = false, non_rule_any = false;
 };
 
 template <class T>
@@ -85,6 +90,15 @@ const Mapping& mapping() {
     for (const auto& p : r.round_prefixes) r.heading_prefix = std::max(r.heading_prefix, p.size());
     for (const auto& p : r.step_prefixes) r.heading_prefix = std::max(r.heading_prefix, p.size());
     for (const auto& [reason, start] : r.non_rules) r.non_rule_prefix = std::max(r.non_rule_prefix, start.size());
+    for (const auto* list : {&r.round_prefixes, &r.step_prefixes})
+      for (const auto& p : *list) {
+        if (p.empty()) r.heading_any = true;
+        else r.heading_initials += p[0];
+      }
+    for (const auto& [reason, start] : r.non_rules) {
+      if (start.empty()) r.non_rule_any = true;
+      else r.non_rule_initials += start[0];
+    }
     return r;
   }();
   return m;
@@ -118,11 +132,40 @@ public:
     if (e < s.size()) space_ = true;
   }
   /// Has nothing to collapse: no tab, newline or carriage return, no two spaces in a row.
+  /// Eight bytes at a time: the exact mask of bytes equal to `c` (high bit of each).
+  static std::uint64_t bytes_equal(std::uint64_t x, unsigned char c) {
+    constexpr std::uint64_t ones = 0x0101010101010101ull, low7 = 0x7F7F7F7F7F7F7F7Full;
+    std::uint64_t y = x ^ (ones * c);
+    return ~(((y & low7) + low7) | y) & ~low7;
+  }
   static bool single_spaced(std::string_view m) {
-    bool bad = false;
-    for (std::size_t i = 1; i < m.size(); ++i)
-      bad |= m[i] == '\t' || m[i] == '\n' || m[i] == '\r' || (m[i] == ' ' && m[i - 1] == ' ');
-    return !bad;
+    const char* p = m.data();
+    std::size_t n = m.size(), i = 0;
+    bool previous_space = false;
+    for (; i + 8 <= n; i += 8) {
+      std::uint64_t x;
+      std::memcpy(&x, p + i, 8);
+      if (bytes_equal(x, '\t') | bytes_equal(x, '\n') | bytes_equal(x, '\r')) return false;
+      std::uint64_t spaces = bytes_equal(x, ' ');
+      // Byte order: as loaded, byte k of the text is bits 8k..8k+7 on little-endian
+      // machines, and the previous byte of each is the one a shift by 8 moves up.
+      std::uint64_t pairs = spaces & ((spaces << 8) | (previous_space ? 0x80ull : 0));
+      if (std::endian::native != std::endian::little) return single_spaced_slowly(m);
+      if (pairs) return false;
+      previous_space = spaces >> 63;
+    }
+    for (; i < n; ++i) {
+      if (p[i] == '\t' || p[i] == '\n' || p[i] == '\r') return false;
+      bool space = p[i] == ' ';
+      if (space && previous_space) return false;
+      previous_space = space;
+    }
+    return true;
+  }
+  static bool single_spaced_slowly(std::string_view m) {
+    for (std::size_t i = 0; i < m.size(); ++i)
+      if (m[i] == '\t' || m[i] == '\n' || m[i] == '\r' || (i > 0 && m[i] == ' ' && m[i - 1] == ' ')) return false;
+    return true;
   }
   void append_slowly(std::string_view s) {
     const char* p = s.data();
@@ -544,7 +587,10 @@ void PageExtractor::heading_like(NodeId id) {
     if (doc_.node(c).kind == NodeKind::Bold) bold = c;
   NodeId title = bold != kNoNode ? bold : id;
   // Most cells are no title: their start is enough to tell.
-  std::string t = node_text(title, m_.heading_prefix);
+  // First its first byte (prefix 0: that byte is final), which rules out nearly all.
+  std::string t = node_text(title, 0);
+  if (!m_.heading_any && (t.empty() || m_.heading_initials.find(t[0]) == std::string::npos)) return;
+  t = node_text(title, m_.heading_prefix);
   bool whole = false;
   auto complete = [&] {
     if (!whole) t = node_text(title);
@@ -568,12 +614,14 @@ void PageExtractor::heading_like(NodeId id) {
 bool PageExtractor::non_rule(NodeId id) {
   const Node& n = doc_.node(id);
   if (n.span.size() > 400) return false;
-  std::string t = node_text(id, m_.non_rule_prefix);  // empty only when the whole text is
+  std::string t = node_text(id, 0);  // empty only when the whole text is; byte 0 final
   if (n.kind == NodeKind::TableRow && t.empty() && doc_.text(n).find("<hr") != std::string_view::npos) {
     auto p = doc_.position(n.span.begin);
     out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
     return true;
   }
+  if (!m_.non_rule_any && (t.empty() || m_.non_rule_initials.find(t[0]) == std::string::npos)) return false;
+  t = node_text(id, m_.non_rule_prefix);
   for (const auto& [reason, start] : m_.non_rules)
     if (starts_with(t, start)) {
       t = node_text(id);

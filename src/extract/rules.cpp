@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -234,11 +235,23 @@ std::string lower(std::string_view s) {
   return r;
 }
 
-using Run = select::TextRun;
+/// A piece of text and the condition it is shown under (select::TextRun, viewing the
+/// document instead of copying it).
+struct Run {
+  std::string_view text;
+  select::Condition condition;
+};
 
 /// Everything a text walk over one cell (or template parameter) yields.
 struct Collected {
   std::vector<Run> runs;
+  /// Run texts that are not in the document (decoded entities, nowiki text); a deque
+  /// never moves its strings, so the runs' views stay valid.
+  std::deque<std::string> owned;
+  void add_owned(std::string text, const select::Condition& cond) {
+    owned.push_back(std::move(text));
+    runs.push_back({owned.back(), cond});
+  }
   std::vector<std::pair<NodeId, select::Condition>> items;  ///< list items (notes), with their local condition
   std::vector<std::string> references;
   std::vector<NodeId> tables;  ///< nested tables (sub-rules)
@@ -372,10 +385,11 @@ PageRules PageExtractor::run() {
   walk(doc_.root(), 0);
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
   // restored source; they can hide whole rows (the legend's commented-out action row).
-  support::LineIndex lines(text);
+  std::optional<support::LineIndex> lines;  // built at the first comment: most pages have none
   for (std::size_t at = text.find("<!--"); at != std::string::npos; at = text.find("<!--", at + 4)) {
     std::size_t end = text.find("-->", at + 4);
-    auto pos = lines.position(at);
+    if (!lines) lines.emplace(text);
+    auto pos = lines->position(at);
     std::string_view body = std::string_view(text).substr(at + 4, (end == std::string::npos ? text.size() : end) - at - 4);
     std::size_t cells = commented_cells(m_, body);
     if (cells) {
@@ -931,13 +945,13 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   };
   switch (n.kind) {
     case NodeKind::Text:
-      out.runs.push_back({std::string(doc_.text(n)), cond});
+      out.runs.push_back({doc_.text(n), cond});
       return;
     case NodeKind::Entity:
-      out.runs.push_back({parse::decode_entity(doc_.text(n)), cond});
+      out.add_owned(parse::decode_entity(doc_.text(n)), cond);
       return;
     case NodeKind::Nowiki:
-      out.runs.push_back({doc_.plain_text(id), cond});
+      out.add_owned(doc_.plain_text(id), cond);
       return;
     case NodeKind::Table:
       out.tables.push_back(id);
@@ -949,7 +963,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       return;
     case NodeKind::Wikilink:
       if (n.first_child == kNoNode) {
-        out.runs.push_back({std::string(n.name), cond});
+        out.runs.push_back({n.name, cond});
         return;
       }
       descend(cond);

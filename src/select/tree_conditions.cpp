@@ -114,51 +114,54 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
   static const OwnSelector none;
   SelectionMemo& memo = selection_memo(v);
   const parse::Node& n = doc.node(id);
-  std::optional<std::string_view> selectorid, dynamicselector;
-  std::string selectorid_value, dynamic_value;  // owners for semantic-template values
-  Where selectorid_where{file, {0, 0}}, dynamic_where{file, {0, 0}};
-  if (n.kind == parse::NodeKind::SemanticTemplate) {
-    // Parameter values live in their own Fragment sources; a value's position is the
-    // start of its Fragment (the plain text may drop markup, so columns inside it are
-    // approximate).
-    for (parse::NodeId c = n.first_child; c != parse::kNoNode; c = doc.node(c).next_sibling) {
-      const parse::Node& p = doc.node(c);
-      if (p.kind != parse::NodeKind::TemplateParameter) continue;
-      bool is_id = iequals(trim(p.name), "selectorid"), is_dynamic = iequals(trim(p.name), "dynamicselector");
-      if (!is_id && !is_dynamic) continue;
-      Where at{file, {0, 0}, {}};
-      if (p.first_child != parse::kNoNode) {
-        const parse::Node& fragment = doc.node(p.first_child);
-        at = where_of(doc, fragment.source, doc.text(fragment), file, locate);
+  if (n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template) {
+    // Only templates get here: the Wheres copy the file name, which most nodes never need.
+    std::optional<std::string_view> selectorid, dynamicselector;
+    std::string selectorid_value, dynamic_value;  // owners for semantic-template values
+    Where selectorid_where{file, {0, 0}}, dynamic_where{file, {0, 0}};
+    if (n.kind == parse::NodeKind::SemanticTemplate) {
+      // Parameter values live in their own Fragment sources; a value's position is the
+      // start of its Fragment (the plain text may drop markup, so columns inside it are
+      // approximate).
+      for (parse::NodeId c = n.first_child; c != parse::kNoNode; c = doc.node(c).next_sibling) {
+        const parse::Node& p = doc.node(c);
+        if (p.kind != parse::NodeKind::TemplateParameter) continue;
+        bool is_id = iequals(trim(p.name), "selectorid"), is_dynamic = iequals(trim(p.name), "dynamicselector");
+        if (!is_id && !is_dynamic) continue;
+        Where at{file, {0, 0}, {}};
+        if (p.first_child != parse::kNoNode) {
+          const parse::Node& fragment = doc.node(p.first_child);
+          at = where_of(doc, fragment.source, doc.text(fragment), file, locate);
+        }
+        if (is_id) {
+          selectorid_value = doc.plain_text(c);
+          selectorid = selectorid_value;
+          selectorid_where = std::move(at);
+        } else {
+          dynamic_value = doc.plain_text(c);
+          dynamicselector = dynamic_value;
+          dynamic_where = std::move(at);
+        }
       }
-      if (is_id) {
-        selectorid_value = doc.plain_text(c);
-        selectorid = selectorid_value;
-        selectorid_where = std::move(at);
-      } else {
-        dynamic_value = doc.plain_text(c);
-        dynamicselector = dynamic_value;
-        dynamic_where = std::move(at);
+    } else if (n.kind == parse::NodeKind::Template) {
+      for (auto [name, value] : raw_template_params(doc.text(n))) {
+        if (iequals(name, "selectorid")) {
+          selectorid = value;
+          selectorid_where = where_of(doc, n.source, value, file, locate);
+        } else if (iequals(name, "dynamicselector")) {
+          dynamicselector = value;
+          dynamic_where = where_of(doc, n.source, value, file, locate);
+        }
       }
     }
-  } else if (n.kind == parse::NodeKind::Template) {
-    for (auto [name, value] : raw_template_params(doc.text(n))) {
-      if (iequals(name, "selectorid")) {
-        selectorid = value;
-        selectorid_where = where_of(doc, n.source, value, file, locate);
-      } else if (iequals(name, "dynamicselector")) {
-        dynamicselector = value;
-        dynamic_where = where_of(doc, n.source, value, file, locate);
-      }
+    if (selectorid || dynamicselector) {
+      OwnSelector& out = memo.last;
+      out = OwnSelector{};
+      out.has_selector = true;
+      out.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
+      out.text = std::string(selectorid.value_or(dynamicselector.value_or("")));
+      return out;
     }
-  }
-  if (selectorid || dynamicselector) {
-    OwnSelector& out = memo.last;
-    out = OwnSelector{};
-    out.has_selector = true;
-    out.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
-    out.text = std::string(selectorid.value_or(dynamicselector.value_or("")));
-    return out;
   }
   if (n.attr_count == 0) return none;
   // The parse stage already reports a repeated `class` attribute (and which value

@@ -499,8 +499,10 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
       c.append(t);
       return false;
     }
+    // Slices just past the prefix keep a short answer in the string's own buffer.
+    const std::size_t slice_size = std::clamp<std::size_t>(prefix + 8, 8, 64);
     while (!t.empty()) {
-      std::string_view slice = t.substr(0, 64);
+      std::string_view slice = t.substr(0, slice_size);
       c.append(slice);
       t.remove_prefix(slice.size());
       if (out.size() > prefix && settled()) return true;

@@ -456,13 +456,15 @@ const PageExtractor::ClassFacts& PageExtractor::facts(const Node& n) const {
     while (i < value.size() && !space(value[i])) ++i;
     if (i == b) continue;
     std::string_view c = value.substr(b, i - b);
-    f.tally = f.tally || is_tally_class(m_, c);
-    f.core = f.core || c == m_.core_class;
+    // is_tally_class(m_, c), with the one kinds lookup shared.
+    auto kind = m_.kinds.find(c);
+    bool core = c == m_.core_class;
+    f.tally = f.tally || core || kind != m_.kinds.end();
+    f.core = f.core || core;
     f.box = f.box || c == m_.box_class;
     f.legend = f.legend || contains(m_.legend_classes, c);
     f.phase_box = f.phase_box || contains(m_.phase_box_classes, c);
-    if (!f.kind)
-      if (auto it = m_.kinds.find(c); it != m_.kinds.end()) f.kind = &it->second;
+    if (!f.kind && kind != m_.kinds.end()) f.kind = &kind->second;
   }
   return f;
 }

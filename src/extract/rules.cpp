@@ -1082,7 +1082,11 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
       continue;
     }
     std::string text;
+    std::size_t total = 0;
+    for (const Run& r : runs) total += r.text.size();
+    text.reserve(total);
     std::vector<std::pair<std::size_t, std::size_t>> at;  // (begin in text, run index)
+    at.reserve(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) {
       if (!v_.satisfiable_under(runs[i].condition, e)) continue;
       at.emplace_back(text.size(), i);

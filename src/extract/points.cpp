@@ -35,15 +35,42 @@ const PointBases& point_bases() {
   return bases;
 }
 
+namespace {
+
+bool is_word_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-'; }
+
+// std::isdigit/isalpha/isalnum in the "C" locale wikic runs in, inline: the scan asks
+// them of every byte of every rule text.
+bool ascii_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+bool ascii_alpha(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool ascii_alnum(unsigned char c) { return ascii_digit(c) || ascii_alpha(c); }
+
+// Whether the grammar can match at `p`, which starts a word (a letter or '-'), judged
+// without running it: apart from "Equal points to …" and "x2 points", an expression
+// that starts with a word is `word spaces (token|point…)` (token_amount, whole), and the
+// grammar's `word` and `spaces` are greedy. Running text is mostly words that are none,
+// so this spares the parser almost every attempt.
+bool word_may_start(const char* p, const char* end) {
+  if (*p == 'x' || *p == 'X' || *p == 'E') return true;
+  const char* q = p;
+  while (q < end && is_word_char(*q)) ++q;
+  if (q == end || *q != ' ') return false;
+  while (q < end && *q == ' ') ++q;
+  std::string_view rest(q, static_cast<std::size_t>(end - q));
+  return rest.starts_with("token") || rest.starts_with("point");
+}
+
+}  // namespace
+
 std::vector<Points> find_points(std::string_view text, const PointBases& bases) {
   std::vector<Points> out;
   const char* begin = text.data();
   const char* end = begin + text.size();
   for (const char* p = begin; p < end;) {
     auto c = static_cast<unsigned char>(*p);
-    bool boundary = p == begin || !std::isalnum(static_cast<unsigned char>(p[-1]));
-    bool can_start = c == '(' || std::isdigit(c) || std::isalpha(c) || c == 0xC3 || c == '*' || c == '-';
-    if (boundary && can_start) {
+    bool boundary = p == begin || !ascii_alnum(static_cast<unsigned char>(p[-1]));
+    bool can_start = c == '(' || ascii_digit(c) || ascii_alpha(c) || c == 0xC3 || c == '*' || c == '-';
+    if (boundary && can_start && (c == '(' || ascii_digit(c) || c == 0xC3 || c == '*' || word_may_start(p, end))) {
       const char* it = p;
       grammar::PointsExpression e;
       std::string basis;

@@ -5,7 +5,10 @@
 #include "extract/rules.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -37,6 +40,12 @@ struct Mapping {
   std::set<std::string, std::less<>> reference_templates, text_templates;
   std::size_t id_words = 8;
   std::string id_separator = "/";
+  /// The longest round/step prefix and the longest non-rule start: how much of a text
+  /// heading_like() and non_rule() need to see before they know it matters.
+  std::size_t heading_prefix = 0, non_rule_prefix = 0;
+  /// The first bytes of those prefixes; `all` when one is empty (any text may match).
+  std::string heading_initials, non_rule_initials;
+  bool heading_any = false, non_rule_any = false;
 };
 
 template <class T>
@@ -79,6 +88,18 @@ const Mapping& mapping() {
       r.non_rules.emplace_back(n["reason"].as<std::string>(), n["text_starts"].as<std::string>());
     r.id_words = y["id"]["max_words"].as<std::size_t>();
     r.id_separator = y["id"]["separator"].as<std::string>();
+    for (const auto& p : r.round_prefixes) r.heading_prefix = std::max(r.heading_prefix, p.size());
+    for (const auto& p : r.step_prefixes) r.heading_prefix = std::max(r.heading_prefix, p.size());
+    for (const auto& [reason, start] : r.non_rules) r.non_rule_prefix = std::max(r.non_rule_prefix, start.size());
+    for (const auto* list : {&r.round_prefixes, &r.step_prefixes})
+      for (const auto& p : *list) {
+        if (p.empty()) r.heading_any = true;
+        else r.heading_initials += p[0];
+      }
+    for (const auto& [reason, start] : r.non_rules) {
+      if (start.empty()) r.non_rule_any = true;
+      else r.non_rule_initials += start[0];
+    }
     return r;
   }();
   return m;
@@ -88,24 +109,102 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-/// Whitespace collapsed to single spaces, trimmed, and a dangling trigger arrow dropped.
+/// Builds clean() text from pieces: whitespace collapsed to single spaces, trimmed, and
+/// a dangling trigger arrow dropped. Appends whole runs of non-space bytes at once (rule
+/// texts are megabytes per page).
+class Cleaner {
+public:
+  explicit Cleaner(std::string& out) : out_(out) { out_.clear(); }
+  void append(std::string_view s) {
+    // Most pieces are words with single spaces between them: those are copied whole.
+    std::size_t b = 0, e = s.size();
+    while (b < e && is_space(s[b])) ++b;
+    if (b > 0) space_ = !out_.empty();
+    if (b == e) return;
+    while (is_space(s[e - 1])) --e;
+    std::string_view middle = s.substr(b, e - b);
+    if (single_spaced(middle)) {
+      if (space_) out_ += ' ';
+      out_.append(middle);
+      space_ = e < s.size();
+      return;
+    }
+    append_slowly(middle);
+    if (e < s.size()) space_ = true;
+  }
+  /// Has nothing to collapse: no tab, newline or carriage return, no two spaces in a row.
+  /// Eight bytes at a time: the exact mask of bytes equal to `c` (high bit of each).
+  static std::uint64_t bytes_equal(std::uint64_t x, unsigned char c) {
+    constexpr std::uint64_t ones = 0x0101010101010101ull, low7 = 0x7F7F7F7F7F7F7F7Full;
+    std::uint64_t y = x ^ (ones * c);
+    return ~(((y & low7) + low7) | y) & ~low7;
+  }
+  static bool single_spaced(std::string_view m) {
+    const char* p = m.data();
+    std::size_t n = m.size(), i = 0;
+    bool previous_space = false;
+    for (; i + 8 <= n; i += 8) {
+      std::uint64_t x;
+      std::memcpy(&x, p + i, 8);
+      if (bytes_equal(x, '\t') | bytes_equal(x, '\n') | bytes_equal(x, '\r')) return false;
+      std::uint64_t spaces = bytes_equal(x, ' ');
+      // Byte order: as loaded, byte k of the text is bits 8k..8k+7 on little-endian
+      // machines, and the previous byte of each is the one a shift by 8 moves up.
+      std::uint64_t pairs = spaces & ((spaces << 8) | (previous_space ? 0x80ull : 0));
+      if (std::endian::native != std::endian::little) return single_spaced_slowly(m);
+      if (pairs) return false;
+      previous_space = spaces >> 63;
+    }
+    for (; i < n; ++i) {
+      if (p[i] == '\t' || p[i] == '\n' || p[i] == '\r') return false;
+      bool space = p[i] == ' ';
+      if (space && previous_space) return false;
+      previous_space = space;
+    }
+    return true;
+  }
+  static bool single_spaced_slowly(std::string_view m) {
+    for (std::size_t i = 0; i < m.size(); ++i)
+      if (m[i] == '\t' || m[i] == '\n' || m[i] == '\r' || (i > 0 && m[i] == ' ' && m[i - 1] == ' ')) return false;
+    return true;
+  }
+  void append_slowly(std::string_view s) {
+    const char* p = s.data();
+    const char* end = p + s.size();
+    while (p < end) {
+      if (is_space(*p)) {
+        space_ = !out_.empty();
+        while (++p < end && is_space(*p)) {
+        }
+        continue;
+      }
+      const char* b = p;
+      while (++p < end && !is_space(*p)) {
+      }
+      if (space_) out_ += ' ';
+      space_ = false;
+      out_.append(b, static_cast<std::size_t>(p - b));
+    }
+  }
+  void finish() {
+    const std::string_view arrow = "\xE2\x86\x92";  // "→" before the trigger icons
+    while (out_.size() >= arrow.size() && std::string_view(out_).substr(out_.size() - arrow.size()) == arrow) {
+      out_.erase(out_.size() - arrow.size());
+      while (!out_.empty() && out_.back() == ' ') out_.pop_back();
+    }
+  }
+
+private:
+  std::string& out_;
+  bool space_ = false;
+};
+
 std::string clean(std::string_view s) {
   std::string out;
-  bool space = false;
-  for (char c : s) {
-    if (is_space(c)) {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  const std::string_view arrow = "\xE2\x86\x92";  // "→" before the trigger icons
-  while (out.size() >= arrow.size() && std::string_view(out).substr(out.size() - arrow.size()) == arrow) {
-    out.erase(out.size() - arrow.size());
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-  }
+  out.reserve(s.size());
+  Cleaner c(out);
+  c.append(s);
+  c.finish();
   return out;
 }
 
@@ -114,13 +213,15 @@ std::string slug(std::string_view s, std::size_t max_words) {
   std::size_t words = 0;
   bool dash = false;
   for (unsigned char c : s) {
-    if (std::isalnum(c) && c < 0x80) {
+    // ASCII only, as std::isalnum/std::tolower in the "C" locale, without the calls.
+    bool upper = c >= 'A' && c <= 'Z';
+    if (upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
       if (dash && !out.empty()) {
         if (++words >= max_words) break;
         out += '-';
       }
       dash = false;
-      out += static_cast<char>(std::tolower(c));
+      out += static_cast<char>(upper ? c - 'A' + 'a' : c);
     } else {
       dash = true;
     }
@@ -134,14 +235,23 @@ std::string lower(std::string_view s) {
   return r;
 }
 
+/// A piece of text and the condition it is shown under (select::TextRun, viewing the
+/// document instead of copying it).
 struct Run {
-  std::string text;
-  select::Condition cond;
+  std::string_view text;
+  select::Condition condition;
 };
 
 /// Everything a text walk over one cell (or template parameter) yields.
 struct Collected {
   std::vector<Run> runs;
+  /// Run texts that are not in the document (decoded entities, nowiki text); a deque
+  /// never moves its strings, so the runs' views stay valid.
+  std::deque<std::string> owned;
+  void add_owned(std::string text, const select::Condition& cond) {
+    owned.push_back(std::move(text));
+    runs.push_back({owned.back(), cond});
+  }
   std::vector<std::pair<NodeId, select::Condition>> items;  ///< list items (notes), with their local condition
   std::vector<std::string> references;
   std::vector<NodeId> tables;  ///< nested tables (sub-rules)
@@ -198,6 +308,7 @@ private:
   // --- text ---
   void collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth);
   Variants variants(const std::vector<Run>& runs) const;
+  bool edition_blind(const std::vector<Run>& runs) const;
   std::vector<PointsEntry> points_of(const std::vector<Run>& runs) const;
   void notes_of(const Collected& c, Rule& rule);
   void finish_rule(Rule& rule, NodeId at, NodeId cond_node, const Collected& desc, const Collected& rules,
@@ -205,11 +316,25 @@ private:
   NodeId param_fragment(NodeId semantic, std::string_view name) const;
   std::string param_text(NodeId semantic, std::string_view name) const;
   std::vector<std::string> triggers_in(NodeId cell) const;
+  /// What a node's class list says to extraction, computed once per node.
+  struct ClassFacts {
+    bool known = false;
+    bool tally = false, core = false, box = false, legend = false, phase_box = false;
+    const std::string* kind = nullptr;  ///< the first class in `kinds`, mapped
+  };
+  const ClassFacts& facts(const Node& n) const;
   bool is_scoring_cell(const Node& n) const;
   std::string kind_of(const Node& cell) const;
+  /// own_selector()'s condition, lints silenced (tree_conditions reported them).
+  const select::Condition& own(NodeId id) {
+    return id < conditions_.own.size() ? conditions_.own[id] : select::own_condition(doc_, id, file_, quiet_, v_);
+  }
   void place(Rule& rule, std::uint32_t expanded_offset, const expand::Origin* direct);
   std::string unique_id(std::string id);
-  std::string node_text(NodeId id) const { return clean(doc_.plain_text(id)); }
+  /// clean(doc_.plain_text(id)) without the intermediate string. With `prefix`, it may
+  /// stop early: then the result is longer than `prefix` and its first `prefix` bytes are
+  /// the full text's (enough to test the text's start; see node_text()).
+  std::string node_text(NodeId id, std::size_t prefix = std::string::npos) const;
 
   /// A warning at a node of the document, placed through the expansion's provenance.
   void warn(const Node& n, std::string message) const;
@@ -228,6 +353,11 @@ private:
   PageRules out_;
   std::vector<char> cell_done_;
   std::unordered_map<std::string, std::size_t> ids_;
+  mutable std::vector<ClassFacts> facts_;  ///< by NodeId
+  mutable std::vector<NodeId> path_;        ///< node_text's walk
+  support::DiagnosticSink quiet_;
+  std::string id_prefix_, id_prefix_place_, id_prefix_block_;  ///< finish_rule's "page/step/block/"
+  bool id_prefix_valid_ = false;
   // structure
   std::string section_, phase_, round_, step_, block_;
   std::vector<std::pair<NodeId, std::string>> block_stack_;  ///< (row, previous block)
@@ -251,13 +381,15 @@ PageRules PageExtractor::run() {
   const std::string& text = page_.revision.text;
   for (std::size_t i = 0; i < expansion_.semantic.size(); ++i) by_marker_[expansion_.semantic[i].marker] = i;
   cell_done_.assign(doc_.size(), 0);
+  facts_.assign(doc_.size(), ClassFacts{});
   walk(doc_.root(), 0);
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
   // restored source; they can hide whole rows (the legend's commented-out action row).
-  support::LineIndex lines(text);
+  std::optional<support::LineIndex> lines;  // built at the first comment: most pages have none
   for (std::size_t at = text.find("<!--"); at != std::string::npos; at = text.find("<!--", at + 4)) {
     std::size_t end = text.find("-->", at + 4);
-    auto pos = lines.position(at);
+    if (!lines) lines.emplace(text);
+    auto pos = lines->position(at);
     std::string_view body = std::string_view(text).substr(at + 4, (end == std::string::npos ? text.size() : end) - at - 4);
     std::size_t cells = commented_cells(m_, body);
     if (cells) {
@@ -299,19 +431,113 @@ void PageExtractor::walk(NodeId id, int depth) {
   leave(id);
 }
 
-bool PageExtractor::is_scoring_cell(const Node& n) const {
-  if (n.kind != NodeKind::TableCell) return false;
-  for (auto c : doc_.classes(n))
-    if (is_tally_class(m_, c)) return true;
-  return false;
+const PageExtractor::ClassFacts& PageExtractor::facts(const Node& n) const {
+  auto id = static_cast<std::size_t>(&n - &doc_.node(0));
+  ClassFacts& f = facts_[id];
+  if (f.known) return f;
+  f.known = true;
+  if (n.attr_count == 0) return f;
+  auto contains = [](const std::vector<std::string>& list, std::string_view c) {
+    return std::find(list.begin(), list.end(), c) != list.end();
+  };
+  // Document::classes without its vector: the last `class` attribute, split at spaces.
+  const parse::Attribute* attr = nullptr;
+  for (const parse::Attribute& a : doc_.attributes(n))
+    if (a.name.size() == 5 && std::equal(a.name.begin(), a.name.end(), "class", [](char x, char y) {
+          return (x >= 'A' && x <= 'Z' ? static_cast<char>(x - 'A' + 'a') : x) == y;
+        }))
+      attr = &a;
+  if (!attr) return f;
+  std::string_view value = attr->value;
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; };
+  for (std::size_t i = 0; i < value.size();) {
+    while (i < value.size() && space(value[i])) ++i;
+    std::size_t b = i;
+    while (i < value.size() && !space(value[i])) ++i;
+    if (i == b) continue;
+    std::string_view c = value.substr(b, i - b);
+    // is_tally_class(m_, c), with the one kinds lookup shared.
+    auto kind = m_.kinds.find(c);
+    bool core = c == m_.core_class;
+    f.tally = f.tally || core || kind != m_.kinds.end();
+    f.core = f.core || core;
+    f.box = f.box || c == m_.box_class;
+    f.legend = f.legend || contains(m_.legend_classes, c);
+    f.phase_box = f.phase_box || contains(m_.phase_box_classes, c);
+    if (!f.kind && kind != m_.kinds.end()) f.kind = &kind->second;
+  }
+  return f;
 }
 
+bool PageExtractor::is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
+
 std::string PageExtractor::kind_of(const Node& cell) const {
-  for (auto c : doc_.classes(cell)) {
-    auto it = m_.kinds.find(c);
-    if (it != m_.kinds.end()) return it->second;
+  const std::string* k = facts(cell).kind;
+  return k ? *k : std::string();
+}
+
+// As Document::plain_text (Text and decoded Entity nodes in document order, Comment and
+// Template subtrees skipped), cleaned while it is gathered.
+//
+// finish() only trims a tail of arrows and spaces, so once a byte that is neither stands
+// at or past `prefix`, the first `prefix` bytes are final and the walk can stop.
+std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
+  std::string out;
+  Cleaner c(out);
+  path_.clear();
+  NodeId n = id;
+  std::size_t checked = prefix;  // bytes of `out` before this are not looked at again
+  auto settled = [&] {
+    for (; checked < out.size(); ++checked) {
+      auto b = static_cast<unsigned char>(out[checked]);
+      if (b != ' ' && b != 0xE2 && b != 0x86 && b != 0x92) return true;
+    }
+    return false;
+  };
+  // True when the start is settled. A bounded text is fed in slices (Cleaner reads a
+  // text in pieces as in one), so a long Text node is not cleaned to its end.
+  auto feed = [&](std::string_view t) {
+    if (prefix == std::string::npos) {
+      c.append(t);
+      return false;
+    }
+    // Slices just past the prefix keep a short answer in the string's own buffer.
+    const std::size_t slice_size = std::clamp<std::size_t>(prefix + 8, 8, 64);
+    while (!t.empty()) {
+      std::string_view slice = t.substr(0, slice_size);
+      c.append(slice);
+      t.remove_prefix(slice.size());
+      if (out.size() > prefix && settled()) return true;
+    }
+    return false;
+  };
+  for (;;) {
+    const Node& x = doc_.node(n);
+    bool descend = true;
+    bool done = false;
+    if (x.kind == NodeKind::Text) done = feed(doc_.text(x));
+    else if (x.kind == NodeKind::Entity) done = feed(parse::decode_entity(doc_.text(x)));
+    else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) descend = false;
+    if (done) return out;
+    if (descend && x.first_child != kNoNode) {
+      path_.push_back(n);
+      n = x.first_child;
+      continue;
+    }
+    for (;;) {
+      if (n == id) {
+        c.finish();
+        return out;
+      }
+      NodeId next = doc_.node(n).next_sibling;
+      if (next != kNoNode) {
+        n = next;
+        break;
+      }
+      n = path_.back();
+      path_.pop_back();
+    }
   }
-  return {};
 }
 
 bool PageExtractor::visit(NodeId id) {
@@ -365,9 +591,7 @@ void PageExtractor::leave(NodeId id) {
 void PageExtractor::heading_like(NodeId id) {
   const Node& n = doc_.node(id);
   if (n.span.size() > 600) return;
-  bool box = false;
-  for (const auto& cls : m_.phase_box_classes) box = box || doc_.has_class(n, cls);
-  if (box) {
+  if (facts(n).phase_box) {
     phase_ = node_text(id);
     round_.clear();
     step_.clear();
@@ -379,15 +603,27 @@ void PageExtractor::heading_like(NodeId id) {
   NodeId bold = kNoNode;
   for (NodeId c = n.first_child; c != kNoNode && bold == kNoNode; c = doc_.node(c).next_sibling)
     if (doc_.node(c).kind == NodeKind::Bold) bold = c;
-  std::string t = bold != kNoNode ? node_text(bold) : node_text(id);
+  NodeId title = bold != kNoNode ? bold : id;
+  // Most cells are no title: their start is enough to tell.
+  // First its first byte (prefix 0: that byte is final), which rules out nearly all.
+  std::string t = node_text(title, 0);
+  if (!m_.heading_any && (t.empty() || m_.heading_initials.find(t[0]) == std::string::npos)) return;
+  t = node_text(title, m_.heading_prefix);
+  bool whole = false;
+  auto complete = [&] {
+    if (!whole) t = node_text(title);
+    whole = true;
+  };
   for (const auto& p : m_.round_prefixes)
     if (starts_with(t, p)) {
+      complete();
       round_ = t;
       step_.clear();
       block_.clear();
     }
   for (const auto& p : m_.step_prefixes)
     if (starts_with(t, p)) {
+      complete();
       step_ = t;
       block_.clear();
     }
@@ -396,14 +632,17 @@ void PageExtractor::heading_like(NodeId id) {
 bool PageExtractor::non_rule(NodeId id) {
   const Node& n = doc_.node(id);
   if (n.span.size() > 400) return false;
-  std::string t = node_text(id);
+  std::string t = node_text(id, 0);  // empty only when the whole text is; byte 0 final
   if (n.kind == NodeKind::TableRow && t.empty() && doc_.text(n).find("<hr") != std::string_view::npos) {
     auto p = doc_.position(n.span.begin);
     out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
     return true;
   }
+  if (!m_.non_rule_any && (t.empty() || m_.non_rule_initials.find(t[0]) == std::string::npos)) return false;
+  t = node_text(id, m_.non_rule_prefix);
   for (const auto& [reason, start] : m_.non_rules)
     if (starts_with(t, start)) {
+      t = node_text(id);
       auto p = doc_.position(n.span.begin);
       std::size_t cells = 0;
       for (NodeId c = n.first_child; c != kNoNode; c = doc_.node(c).next_sibling)
@@ -426,7 +665,7 @@ bool PageExtractor::legend_table(NodeId table) {
     for (NodeId c = doc_.node(r).first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
       const Node& cn = doc_.node(c);
       if (cn.kind != NodeKind::TableCell) continue;
-      for (const auto& cls : m_.legend_classes) legend = legend || doc_.has_class(cn, cls);
+      legend = legend || facts(cn).legend;
       if (is_scoring_cell(cn)) cells.push_back(c);
     }
   if (!legend) return false;
@@ -507,7 +746,7 @@ bool PageExtractor::rule_row(NodeId row) {
     const Node& cn = doc_.node(c);
     if (cn.kind != NodeKind::TableCell) continue;
     if (desc == kNoNode) {
-      if (!kind_of(cn).empty()) desc = c;
+      if (facts(cn).kind) desc = c;
     } else {
       rules = c;
       break;
@@ -541,8 +780,7 @@ bool PageExtractor::rule_row(NodeId row) {
   }
   Rule rule;
   rule.kind = kind_of(doc_.node(desc));
-  rule.core = doc_.has_class(doc_.node(desc), m_.core_class) ||
-              (rules != kNoNode && doc_.has_class(doc_.node(rules), m_.core_class));
+  rule.core = facts(doc_.node(desc)).core || (rules != kNoNode && facts(doc_.node(rules)).core);
   rule.source.origin = "row";
   rule.triggers = triggers_in(desc);
   for (auto& t : header_triggers(row)) rule.triggers.push_back(std::move(t));
@@ -576,16 +814,15 @@ bool PageExtractor::rule_row(NodeId row) {
     if (nr.kind != NodeKind::TableRow) break;
     bool described = false;
     for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling)
-      described = described || (doc_.node(c).kind == NodeKind::TableCell && !kind_of(doc_.node(c)).empty());
+      described = described || (doc_.node(c).kind == NodeKind::TableCell && facts(doc_.node(c)).kind);
     if (described) break;
-    support::DiagnosticSink quiet;
-    select::Condition own = select::own_selector(doc_, next, file_, quiet, v_).condition;
-    if (conditions_.full.at(next) == conditions_.full.at(row)) own = select::Condition();
+    select::Condition own_cond = own(next);
+    if (conditions_.full.at(next) == conditions_.full.at(row)) own_cond = select::Condition();
     for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
       if (doc_.node(c).kind != NodeKind::TableCell) continue;
       r.runs.push_back({" ", select::Condition()});
-      collect(c, own, r, true, 0);
-      if (rule.core || doc_.has_class(doc_.node(c), m_.core_class)) rule.core = true;
+      collect(c, own_cond, r, true, 0);
+      if (rule.core || facts(doc_.node(c)).core) rule.core = true;
       if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
         cell_done_[c] = 1;
         ++out_.cells.total;
@@ -655,9 +892,7 @@ bool PageExtractor::scoring_row(NodeId node) {
   bool reparent = false;
   if (host_row != kNoNode) {
     NodeId table = doc_.node(host_row).parent;
-    support::DiagnosticSink quiet;
-    row_condition_ = select::conjoin(table != kNoNode ? conditions_.full.at(table) : select::Condition(),
-                                     select::own_selector(doc_, node, file_, quiet, v_).condition);
+    row_condition_ = select::conjoin(table != kNoNode ? conditions_.full.at(table) : select::Condition(), own(node));
     use_row_condition_ = true;
     for (auto up = rule_stack_.rbegin(); up != rule_stack_.rend(); ++up)
       if (up->first != host_row) {
@@ -684,7 +919,7 @@ std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
     todo.pop_back();
     const Node& n = doc_.node(id);
     if (n.kind == NodeKind::Table && id != cell) continue;
-    boxed = boxed || (n.kind == NodeKind::Element && doc_.has_class(n, m_.box_class));
+    boxed = boxed || (n.kind == NodeKind::Element && facts(n).box);
     if (boxed && n.kind == NodeKind::FileLink) {
       std::string name(n.name);
       if (auto colon = name.find(':'); colon != std::string::npos) name.erase(0, colon + 1);
@@ -714,13 +949,13 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   };
   switch (n.kind) {
     case NodeKind::Text:
-      out.runs.push_back({std::string(doc_.text(n)), cond});
+      out.runs.push_back({doc_.text(n), cond});
       return;
     case NodeKind::Entity:
-      out.runs.push_back({parse::decode_entity(doc_.text(n)), cond});
+      out.add_owned(parse::decode_entity(doc_.text(n)), cond);
       return;
     case NodeKind::Nowiki:
-      out.runs.push_back({doc_.plain_text(id), cond});
+      out.add_owned(doc_.plain_text(id), cond);
       return;
     case NodeKind::Table:
       out.tables.push_back(id);
@@ -732,7 +967,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       return;
     case NodeKind::Wikilink:
       if (n.first_child == kNoNode) {
-        out.runs.push_back({std::string(n.name), cond});
+        out.runs.push_back({n.name, cond});
         return;
       }
       descend(cond);
@@ -757,8 +992,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     }
     case NodeKind::List:
       if (skip_lists) {
-        support::DiagnosticSink quiet;
-        here = select::conjoin(cond, select::own_selector(doc_, id, file_, quiet, v_).condition);
+        here = select::conjoin(cond, own(id));
         for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, here, out, skip_lists, depth + 1);
         return;
       }
@@ -770,14 +1004,13 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       }
       break;
     case NodeKind::Element:
-      if (doc_.has_class(n, m_.box_class)) return;  // the trigger icons, read by triggers_in
+      if (facts(n).box) return;  // the trigger icons, read by triggers_in
       if (n.name == "br") {
         out.runs.push_back({" ", cond});
         return;
       }
       if (skip_lists && n.name == "li") {
-        support::DiagnosticSink quiet;
-        out.items.emplace_back(id, select::conjoin(cond, select::own_selector(doc_, id, file_, quiet, v_).condition));
+        out.items.emplace_back(id, select::conjoin(cond, own(id)));
         return;
       }
       break;
@@ -786,8 +1019,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   }
   if (n.kind == NodeKind::Element || n.kind == NodeKind::TableCell || n.kind == NodeKind::List ||
       n.kind == NodeKind::ListItem) {
-    support::DiagnosticSink quiet;  // tree_conditions already reported the lints
-    here = select::conjoin(cond, select::own_selector(doc_, id, file_, quiet, v_).condition);
+    here = select::conjoin(cond, own(id));  // tree_conditions already reported the lints
     if (n.kind == NodeKind::Element && (n.name == "div" || n.name == "p" || n.name == "li"))
       out.runs.push_back({" ", cond});
   }
@@ -795,15 +1027,41 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   descend(here);
 }
 
+// Whether every run reads the same in all editions (each is shown under all three or
+// under none), as select::text_variants decides per edition.
+bool PageExtractor::edition_blind(const std::vector<Run>& runs) const {
+  return std::all_of(runs.begin(), runs.end(), [&](const Run& r) {
+    bool c1 = v_.satisfiable_under(r.condition, select::Edition::C1);
+    return v_.satisfiable_under(r.condition, select::Edition::C2) == c1 &&
+           v_.satisfiable_under(r.condition, select::Edition::WE) == c1;
+  });
+}
+
 Variants PageExtractor::variants(const std::vector<Run>& runs) const {
-  std::vector<select::TextRun> tr;
-  tr.reserve(runs.size());
-  for (const auto& r : runs) tr.push_back({r.text, r.cond});
-  auto ev = select::text_variants(tr, v_);
   Variants out;
-  out.c1 = clean(ev.c1);
-  out.c2 = clean(ev.c2);
-  out.we = clean(ev.we);
+  if (edition_blind(runs)) {
+    // The usual case: one reading, cleaned as it is gathered (Cleaner reads a text in
+    // pieces exactly as in one).
+    Cleaner c(out.c2);
+    for (const Run& r : runs)
+      if (v_.satisfiable_under(r.condition, select::Edition::C2)) c.append(r.text);
+    c.finish();
+    out.c1 = out.c2;
+    out.we = out.c2;
+    out.text = out.c2;
+    out.uniform = true;
+    return out;
+  }
+  // As select::text_variants, each edition's runs cleaned as they are gathered.
+  auto reading = [&](select::Edition e, std::string& text) {
+    Cleaner c(text);
+    for (const Run& r : runs)
+      if (v_.satisfiable_under(r.condition, e)) c.append(r.text);
+    c.finish();
+  };
+  reading(select::Edition::C1, out.c1);
+  reading(select::Edition::C2, out.c2);
+  reading(select::Edition::WE, out.we);
   out.uniform = out.c1 == out.c2 && out.c2 == out.we;
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
   return out;
@@ -812,19 +1070,37 @@ Variants PageExtractor::variants(const std::vector<Run>& runs) const {
 std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) const {
   std::vector<PointsEntry> out;
   const select::Edition order[] = {select::Edition::C2, select::Edition::C1, select::Edition::WE};
+  // The editions' texts are usually the same, and find_points depends on the text alone.
+  std::string previous_text;
+  std::vector<Points> previous_found;
+  bool blind = edition_blind(runs);
   for (select::Edition e : order) {
+    if (blind && e != order[0]) {
+      // Every edition reads what the first did: the same points, each once more.
+      std::string ed = select::to_string(e);
+      for (auto& q : out) q.editions.push_back(ed);
+      continue;
+    }
     std::string text;
+    std::size_t total = 0;
+    for (const Run& r : runs) total += r.text.size();
+    text.reserve(total);
     std::vector<std::pair<std::size_t, std::size_t>> at;  // (begin in text, run index)
+    at.reserve(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (!v_.satisfiable_under(runs[i].cond, e)) continue;
+      if (!v_.satisfiable_under(runs[i].condition, e)) continue;
       at.emplace_back(text.size(), i);
       text += runs[i].text;
     }
-    for (Points& p : find_points(text)) {
+    if (e == order[0] || text != previous_text) {
+      previous_found = find_points(text);
+      previous_text = std::move(text);
+    }
+    for (Points p : previous_found) {
       // The condition of a points entry is the one of the run its expression starts in
       // (the number): "(+2) point / well" inside a showInns span is under Inns.
       auto it = std::upper_bound(at.begin(), at.end(), std::pair{p.offset, SIZE_MAX});
-      select::Condition cond = it == at.begin() ? select::Condition() : runs[std::prev(it)->second].cond;
+      select::Condition cond = it == at.begin() ? select::Condition() : runs[std::prev(it)->second].condition;
       std::string when = select::to_string(v_.simplify(cond));
       std::string ed = select::to_string(e);
       auto same = std::find_if(out.begin(), out.end(), [&](const PointsEntry& q) {
@@ -959,10 +1235,17 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
     id = rule.parent + m_.id_separator + what;
   } else {
     // page / step (else section) / block: the same figure's block recurs in several steps.
-    std::string where = slug(!step_.empty() ? step_ : section_, m_.id_words);
-    id = slug(page_.title, m_.id_words) + m_.id_separator + (where.empty() ? "page" : where) + m_.id_separator;
-    if (!block_.empty()) id += slug(block_, m_.id_words) + m_.id_separator;
-    id += what;
+    // That part changes only with the structure around the rows: kept between rules.
+    const std::string& place_name = !step_.empty() ? step_ : section_;
+    if (!id_prefix_valid_ || place_name != id_prefix_place_ || block_ != id_prefix_block_) {
+      std::string where = slug(place_name, m_.id_words);
+      id_prefix_ = slug(page_.title, m_.id_words) + m_.id_separator + (where.empty() ? "page" : where) + m_.id_separator;
+      if (!block_.empty()) id_prefix_ += slug(block_, m_.id_words) + m_.id_separator;
+      id_prefix_place_ = place_name;
+      id_prefix_block_ = block_;
+      id_prefix_valid_ = true;
+    }
+    id = id_prefix_ + what;
   }
   // Repeated descriptions usually differ by condition (the same bonus under Castles and
   // under Robbers): that names the rule better than a number.

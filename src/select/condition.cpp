@@ -4,6 +4,9 @@
 #include "select/condition.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
 
 namespace wikic::select {
 
@@ -103,50 +106,82 @@ Condition overflow_condition() {
   return c;
 }
 
-Condition::Condition() : terms_{Term{}} {}
+Condition::Condition(std::vector<Term> terms) {
+  auto rep = std::make_shared<Rep>();
+  rep->terms = std::move(terms);
+  rep_ = std::move(rep);
+}
 
 Condition Condition::always() { return Condition(); }
 
 Condition Condition::never() {
-  Condition c;
-  c.terms_.clear();
+  static const Condition c{std::vector<Term>{}};
   return c;
 }
 
 Condition Condition::atom(std::string name, bool negated) {
-  Condition c;
-  c.terms_ = {Term{Literal{std::move(name), negated}}};
-  return c;
+  return Condition(std::vector<Term>{Term{Literal{std::move(name), negated}}});
 }
 
 Condition Condition::from_terms(std::vector<Term> terms) {
   if (terms.size() > kMaxDnfTerms * kMaxDnfTerms) return overflow_condition();
   if (!canonicalise(terms)) return overflow_condition();
-  Condition c;
-  c.terms_ = std::move(terms);
-  return c;
+  if (terms.size() == 1 && terms.front().empty()) return Condition();
+  return Condition(std::move(terms));
 }
 
 std::vector<std::string> Condition::atoms() const {
   std::vector<std::string> out;
-  for (const auto& t : terms_)
+  for (const auto& t : terms())
     for (const auto& l : t) out.push_back(l.atom);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
-Condition conjoin(const Condition& a, const Condition& b) {
-  if (a.overflowed() || b.overflowed()) return overflow_condition();
+// The product of two conditions, canonicalised.
+static Condition conjoin_terms(const Condition& a, const Condition& b) {
   if (a.terms().size() * b.terms().size() > kMaxDnfTerms * 4) return overflow_condition();
   std::vector<Term> product;
+  product.reserve(a.terms().size() * b.terms().size());
   for (const auto& ta : a.terms())
     for (const auto& tb : b.terms()) {
-      Term t = ta;
+      Term t;
+      t.reserve(ta.size() + tb.size());
+      t.insert(t.end(), ta.begin(), ta.end());
       t.insert(t.end(), tb.begin(), tb.end());
       product.push_back(std::move(t));
     }
   return Condition::from_terms(std::move(product));
+}
+
+Condition conjoin(const Condition& a, const Condition& b) {
+  if (a.overflowed() || b.overflowed()) return overflow_condition();
+  // Every condition is canonical already and canonicalise() keeps a canonical form as
+  // it is, so these shortcuts give what the product below would.
+  if (a.is_true() || b.is_false() || a.same(b)) return b;
+  if (b.is_true() || a.is_false()) return a;
+  // Pages conjoin the same pairs of (shared) conditions over and over: the product is
+  // kept by the pair's identity, so it is computed once and its answers cached on it
+  // (Vocabulary::satisfiable_under) are shared too. An entry holds both operands alive,
+  // so their identities cannot be reused while it lives. Per thread, bounded.
+  struct Entry {
+    Condition a, b, product;
+  };
+  struct PairHash {
+    std::size_t operator()(const std::pair<const void*, const void*>& k) const {
+      auto x = reinterpret_cast<std::uintptr_t>(k.first), y = reinterpret_cast<std::uintptr_t>(k.second);
+      return std::hash<std::uintptr_t>()(x * 0x9E3779B97F4A7C15ull ^ y);
+    }
+  };
+  thread_local std::unordered_map<std::pair<const void*, const void*>, Entry, PairHash> memo;
+  std::pair<const void*, const void*> key{a.identity(), b.identity()};
+  if (auto it = memo.find(key); it != memo.end()) return it->second.product;
+  Condition product = conjoin_terms(a, b);
+  if (product.overflowed()) return product;
+  if (memo.size() >= 16384) memo.clear();
+  memo.emplace(key, Entry{a, b, product});
+  return product;
 }
 
 Condition disjoin(const Condition& a, const Condition& b) {

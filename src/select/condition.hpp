@@ -3,8 +3,11 @@
 // when they are the same boolean function of their atoms. Pure algebra: what an atom means
 // (editions, implications) lives in vocabulary.hpp.
 #pragma once
+#include <atomic>
 #include <compare>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,27 +38,46 @@ using Term = std::vector<Literal>;
 class Condition {
 public:
   /// `true` (the default: no restriction).
-  Condition();
+  Condition() = default;
   static Condition always();
   static Condition never();
   static Condition atom(std::string name, bool negated = false);
   /// Builds from arbitrary terms and canonicalises.
   static Condition from_terms(std::vector<Term> terms);
 
-  bool is_true() const { return terms_.size() == 1 && terms_.front().empty(); }
-  bool is_false() const { return terms_.empty(); }
+  bool is_true() const { return !rep_ || (rep_->terms.size() == 1 && rep_->terms.front().empty()); }
+  bool is_false() const { return rep_ && rep_->terms.empty(); }
   /// Set when an operation hit kMaxDnfTerms; the value is then `true` (no restriction),
   /// the one safe answer for "may this be shown".
   bool overflowed() const { return overflowed_; }
-  const std::vector<Term>& terms() const { return terms_; }
+  const std::vector<Term>& terms() const { return rep_ ? rep_->terms : true_terms(); }
   /// Every atom mentioned, sorted, once.
   std::vector<std::string> atoms() const;
+  /// The same object: copies of one condition share their terms (a cheap identity for
+  /// memos that hold the condition alive; equal conditions may still differ here).
+  bool same(const Condition& o) const { return rep_ == o.rep_; }
+  const void* identity() const { return rep_.get(); }
 
-  friend bool operator==(const Condition& a, const Condition& b) { return a.terms_ == b.terms_; }
+  friend bool operator==(const Condition& a, const Condition& b) { return a.rep_ == b.rep_ || a.terms() == b.terms(); }
 
 private:
   friend Condition overflow_condition();
-  std::vector<Term> terms_;
+  friend class Vocabulary;
+  // Conditions are immutable once built and copied along every path of every page, so
+  // copies share one set of terms; `true` needs none at all (rep_ empty).
+  struct Rep {
+    std::vector<Term> terms;
+    /// Vocabulary::satisfiable_under's answers for these terms: bits 0-2 known per
+    /// edition, bits 3-5 the answers, bits 6-7 simplify's, the vocabulary's serial above
+    /// (see there).
+    mutable std::atomic<std::uint64_t> satisfiable{0};
+  };
+  static const std::vector<Term>& true_terms() {
+    static const std::vector<Term> terms{Term{}};
+    return terms;
+  }
+  explicit Condition(std::vector<Term> terms);
+  std::shared_ptr<const Rep> rep_;
   bool overflowed_ = false;
 };
 

@@ -12,10 +12,14 @@ namespace wikic::select {
 
 namespace {
 
+// ASCII case folding, what std::tolower does in the "C" locale wikic runs in (it never
+// calls setlocale), without a library call per byte: every attribute of every node
+// passes through here.
+constexpr char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
 bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
 }
 
 std::string_view trim(std::string_view s) {
@@ -84,13 +88,14 @@ bool is_block(const parse::Node& n) {
          k == K::HorizontalRule || k == K::Preformatted || k == K::Table || k == K::List;
 }
 
-// Memo of element_selection() by class list text (see own_selector). Per thread and per
+// Memo of own selectors by class list text (see own_selector_ref). Per thread and per
 // vocabulary; bounded, since a hostile page could hold millions of distinct lists.
 constexpr std::size_t kMemoEntries = 4096;
 struct SelectionMemo {
   std::uint64_t vocabulary = 0;  ///< Vocabulary::serial()
-  std::unordered_map<std::string, ElementSelection> clean;  ///< computed without diagnostics
-  ElementSelection last;                                   ///< the latest one that had some
+  std::unordered_map<std::string, OwnSelector> clean;  ///< computed without diagnostics
+  OwnSelector last;  ///< the latest one that had some, or a template's
+  std::string key;   ///< reused for lookups
 };
 
 SelectionMemo& selection_memo(const Vocabulary& v) {
@@ -102,57 +107,63 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
   return memo;
 }
 
-}  // namespace
-
-OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std::string& file,
-                         support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
-  OwnSelector out;
+// own_selector() without copying: the result lives in the memo and stays valid until
+// the next call on this thread.
+const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id, const std::string& file,
+                                    support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
+  static const OwnSelector none;
+  SelectionMemo& memo = selection_memo(v);
   const parse::Node& n = doc.node(id);
-  std::optional<std::string_view> selectorid, dynamicselector;
-  std::string selectorid_value, dynamic_value;  // owners for semantic-template values
-  Where selectorid_where{file, {0, 0}}, dynamic_where{file, {0, 0}};
-  if (n.kind == parse::NodeKind::SemanticTemplate) {
-    // Parameter values live in their own Fragment sources; a value's position is the
-    // start of its Fragment (the plain text may drop markup, so columns inside it are
-    // approximate).
-    for (parse::NodeId c = n.first_child; c != parse::kNoNode; c = doc.node(c).next_sibling) {
-      const parse::Node& p = doc.node(c);
-      if (p.kind != parse::NodeKind::TemplateParameter) continue;
-      bool is_id = iequals(trim(p.name), "selectorid"), is_dynamic = iequals(trim(p.name), "dynamicselector");
-      if (!is_id && !is_dynamic) continue;
-      Where at{file, {0, 0}, {}};
-      if (p.first_child != parse::kNoNode) {
-        const parse::Node& fragment = doc.node(p.first_child);
-        at = where_of(doc, fragment.source, doc.text(fragment), file, locate);
+  if (n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template) {
+    // Only templates get here: the Wheres copy the file name, which most nodes never need.
+    std::optional<std::string_view> selectorid, dynamicselector;
+    std::string selectorid_value, dynamic_value;  // owners for semantic-template values
+    Where selectorid_where{file, {0, 0}}, dynamic_where{file, {0, 0}};
+    if (n.kind == parse::NodeKind::SemanticTemplate) {
+      // Parameter values live in their own Fragment sources; a value's position is the
+      // start of its Fragment (the plain text may drop markup, so columns inside it are
+      // approximate).
+      for (parse::NodeId c = n.first_child; c != parse::kNoNode; c = doc.node(c).next_sibling) {
+        const parse::Node& p = doc.node(c);
+        if (p.kind != parse::NodeKind::TemplateParameter) continue;
+        bool is_id = iequals(trim(p.name), "selectorid"), is_dynamic = iequals(trim(p.name), "dynamicselector");
+        if (!is_id && !is_dynamic) continue;
+        Where at{file, {0, 0}, {}};
+        if (p.first_child != parse::kNoNode) {
+          const parse::Node& fragment = doc.node(p.first_child);
+          at = where_of(doc, fragment.source, doc.text(fragment), file, locate);
+        }
+        if (is_id) {
+          selectorid_value = doc.plain_text(c);
+          selectorid = selectorid_value;
+          selectorid_where = std::move(at);
+        } else {
+          dynamic_value = doc.plain_text(c);
+          dynamicselector = dynamic_value;
+          dynamic_where = std::move(at);
+        }
       }
-      if (is_id) {
-        selectorid_value = doc.plain_text(c);
-        selectorid = selectorid_value;
-        selectorid_where = std::move(at);
-      } else {
-        dynamic_value = doc.plain_text(c);
-        dynamicselector = dynamic_value;
-        dynamic_where = std::move(at);
+    } else if (n.kind == parse::NodeKind::Template) {
+      for (auto [name, value] : raw_template_params(doc.text(n))) {
+        if (iequals(name, "selectorid")) {
+          selectorid = value;
+          selectorid_where = where_of(doc, n.source, value, file, locate);
+        } else if (iequals(name, "dynamicselector")) {
+          dynamicselector = value;
+          dynamic_where = where_of(doc, n.source, value, file, locate);
+        }
       }
     }
-  } else if (n.kind == parse::NodeKind::Template) {
-    for (auto [name, value] : raw_template_params(doc.text(n))) {
-      if (iequals(name, "selectorid")) {
-        selectorid = value;
-        selectorid_where = where_of(doc, n.source, value, file, locate);
-      } else if (iequals(name, "dynamicselector")) {
-        dynamicselector = value;
-        dynamic_where = where_of(doc, n.source, value, file, locate);
-      }
+    if (selectorid || dynamicselector) {
+      OwnSelector& out = memo.last;
+      out = OwnSelector{};
+      out.has_selector = true;
+      out.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
+      out.text = std::string(selectorid.value_or(dynamicselector.value_or("")));
+      return out;
     }
   }
-  if (selectorid || dynamicselector) {
-    out.has_selector = true;
-    out.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
-    out.text = std::string(selectorid.value_or(dynamicselector.value_or("")));
-    return out;
-  }
-  if (n.attr_count == 0) return out;
+  if (n.attr_count == 0) return none;
   // The parse stage already reports a repeated `class` attribute (and which value
   // MediaWiki keeps), so only the effective, last one is passed on here.
   const parse::Attribute* class_attr = nullptr;
@@ -161,51 +172,118 @@ OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std
     if (iequals(a.name, "class")) class_attr = &a;
     else if (iequals(a.name, "data-dynamic-selector")) dynamic_attr = &a;
   }
-  if (!class_attr && !dynamic_attr) return out;
+  if (!class_attr && !dynamic_attr) return none;
   // Pages repeat a few hundred class lists thousands of times ("scoringTile showInns"),
   // so each distinct list's meaning is computed once, unless computing it reported
   // something: then it is computed (and reported, at that element) every time.
-  SelectionMemo& memo = selection_memo(v);
-  std::string key;
+  std::string& key = memo.key;
+  key.clear();
   if (class_attr) key.append(class_attr->value);
   key += '\0';
   if (dynamic_attr) key.append("\1").append(dynamic_attr->value);
-  const ElementSelection* sel = nullptr;
-  if (auto it = memo.clean.find(key); it != memo.clean.end()) {
-    sel = &it->second;
-  } else {
-    ElementSelectors element;
-    if (class_attr) {
-      element.class_values.assign(1, class_attr->value);
-      element.class_where.assign(1, where_of(doc, n.source, class_attr->value, file, locate));
-    }
-    if (dynamic_attr) {
-      element.dynamic_selector = dynamic_attr->value;
-      element.dynamic_where = where_of(doc, n.source, dynamic_attr->value, file, locate);
-    }
-    std::size_t reported = sink.warnings() + sink.errors();
-    ElementSelection fresh = element_selection(element, sink, v);
-    if (sink.warnings() + sink.errors() == reported) {
-      if (memo.clean.size() >= kMemoEntries) memo.clean.clear();
-      sel = &memo.clean.emplace(std::move(key), std::move(fresh)).first->second;
-    } else {
-      memo.last = std::move(fresh);
-      sel = &memo.last;
-    }
+  if (auto it = memo.clean.find(key); it != memo.clean.end()) return it->second;
+  ElementSelectors element;
+  if (class_attr) {
+    element.class_values.assign(1, class_attr->value);
+    element.class_where.assign(1, where_of(doc, n.source, class_attr->value, file, locate));
   }
-  out.condition = sel->condition;
-  out.projection = sel->projection;
-  out.projection_condition = sel->projection_condition;
-  out.has_selector = sel->has_selector;
-  if (class_attr) out.text = std::string(trim(class_attr->value));
-  if (dynamic_attr) out.text += (out.text.empty() ? "" : " ") + std::string(dynamic_attr->value);
-  return out;
+  if (dynamic_attr) {
+    element.dynamic_selector = dynamic_attr->value;
+    element.dynamic_where = where_of(doc, n.source, dynamic_attr->value, file, locate);
+  }
+  std::size_t reported = sink.warnings() + sink.errors();
+  ElementSelection sel = element_selection(element, sink, v);
+  OwnSelector fresh;
+  fresh.condition = std::move(sel.condition);
+  fresh.projection = sel.projection;
+  fresh.projection_condition = std::move(sel.projection_condition);
+  fresh.has_selector = sel.has_selector;
+  if (class_attr) fresh.text = std::string(trim(class_attr->value));
+  if (dynamic_attr) fresh.text += (fresh.text.empty() ? "" : " ") + std::string(dynamic_attr->value);
+  if (sink.warnings() + sink.errors() != reported) {
+    memo.last = std::move(fresh);
+    return memo.last;
+  }
+  if (memo.clean.size() >= kMemoEntries) memo.clean.clear();
+  return memo.clean.emplace(key, std::move(fresh)).first->second;
+}
+
+// Full conditions by (ancestors' condition, own condition): pages repeat the same few
+// hundred pairs across thousands of nodes, and since every full condition comes out of
+// this memo, the pairs of the next page are the same objects again. Only pairs whose
+// lint reported nothing are kept (a reported one is linted, and reported, again at each
+// node). An entry holds both conditions, so their identities cannot be reused while it
+// lives. Per thread, vocabulary and lint setting; bounded like the memo above.
+struct PairKey {
+  const void* ancestors;
+  const void* own;
+  bool operator==(const PairKey&) const = default;
+};
+struct PairHash {
+  std::size_t operator()(const PairKey& k) const {
+    auto a = reinterpret_cast<std::uintptr_t>(k.ancestors), b = reinterpret_cast<std::uintptr_t>(k.own);
+    return std::hash<std::uintptr_t>()(a * 0x9E3779B97F4A7C15ull ^ b);
+  }
+};
+struct PairEntry {
+  Condition ancestors, own, full;
+  bool used = false;
+};
+struct PairMemo {
+  std::uint64_t vocabulary = 0;
+  bool redundant = false;
+  std::unordered_map<PairKey, PairEntry, PairHash> pairs;
+  /// In front of `pairs`: one slot per hash, in one block, so the usual lookup costs a
+  /// single cache line instead of a walk along a bucket's nodes.
+  static constexpr unsigned kRecentBits = 10;
+  std::vector<PairEntry> recent = std::vector<PairEntry>(std::size_t{1} << kRecentBits);
+  static std::size_t slot(const PairKey& k) {
+    auto a = reinterpret_cast<std::uintptr_t>(k.ancestors), b = reinterpret_cast<std::uintptr_t>(k.own);
+    return static_cast<std::size_t>(((a ^ (b * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull) >> (64 - kRecentBits));
+  }
+  const PairEntry* find(const PairKey& k) {
+    PairEntry& r = recent[slot(k)];
+    if (r.used && r.ancestors.identity() == k.ancestors && r.own.identity() == k.own) return &r;
+    auto it = pairs.find(k);
+    if (it == pairs.end()) return nullptr;
+    r = it->second;
+    return &r;
+  }
+  void add(const PairKey& k, PairEntry e) {
+    e.used = true;
+    recent[slot(k)] = e;
+    pairs.emplace(k, std::move(e));
+  }
+};
+
+PairMemo& pair_memo(const Vocabulary& v, bool redundant) {
+  thread_local PairMemo memo;
+  if (memo.vocabulary != v.serial() || memo.redundant != redundant || memo.pairs.size() >= 4 * kMemoEntries) {
+    memo.pairs.clear();
+    std::fill(memo.recent.begin(), memo.recent.end(), PairEntry{});
+    memo.vocabulary = v.serial();
+    memo.redundant = redundant;
+  }
+  return memo;
+}
+
+}  // namespace
+
+OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std::string& file,
+                         support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
+  return own_selector_ref(doc, id, file, sink, v, locate);
+}
+
+const Condition& own_condition(const parse::Document& doc, parse::NodeId node, const std::string& file,
+                               support::DiagnosticSink& sink, const Vocabulary& v) {
+  return own_selector_ref(doc, node, file, sink, v, {}).condition;
 }
 
 TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
                                const Vocabulary& v, const TreeOptions& options) {
   TreeConditions out;
   out.full.resize(doc.size());
+  out.own.resize(doc.size());
   out.hidden.assign(doc.size(), 0);
   struct Visitor : parse::TreeVisitor {
     TreeConditions& out;
@@ -219,18 +297,31 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
     bool enter(const parse::Document& d, parse::NodeId node, std::span<const parse::NodeId> ancestors) override {
       if (node >= out.full.size()) return false;
       parse::NodeId parent = ancestors.empty() ? parse::kNoNode : ancestors.back();
-      Condition inherited = parent == parse::kNoNode ? Condition() : out.full[parent];
       std::uint8_t hidden = parent == parse::kNoNode ? 0 : out.hidden[parent];
-      OwnSelector own = own_selector(d, node, file, sink, v, options.locate);
+      const OwnSelector& own = own_selector_ref(d, node, file, sink, v, options.locate);
+      out.own[node] = own.condition;
       if (own.has_selector) {
-        const parse::Node& n = d.node(node);
-        Where at = where_of(d, n.source, d.text(n), file, options.locate);
-        out.full[node] = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
-      } else {
-        out.full[node] = std::move(inherited);
+        Condition inherited = parent == parse::kNoNode ? Condition() : out.full[parent];
+        // Overflowed conditions share `true`'s identity, so they are never kept.
+        bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
+        PairKey key{inherited.identity(), own.condition.identity()};
+        PairMemo& pairs = pair_memo(v, options.lint_redundant);
+        const PairEntry* hit = cacheable ? pairs.find(key) : nullptr;
+        if (hit) {
+          out.full[node] = hit->full;
+        } else {
+          const parse::Node& n = d.node(node);
+          Where at = where_of(d, n.source, d.text(n), file, options.locate);
+          std::size_t reported = sink.warnings() + sink.errors();
+          out.full[node] = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
+          if (cacheable && sink.warnings() + sink.errors() == reported)
+            pairs.add(key, PairEntry{inherited, own.condition, out.full[node], true});
+        }
+      } else if (parent != parse::kNoNode) {
+        out.full[node] = out.full[parent];
       }
       out.hidden[node] = hidden || own.projection == Projection::hide;
-      if (!own.projection_condition.is_true()) out.projection_only.emplace(node, std::move(own.projection_condition));
+      if (!own.projection_condition.is_true()) out.projection_only.emplace(node, own.projection_condition);
       return true;
     }
   } visitor(out, file, sink, v, options);

@@ -44,9 +44,16 @@ OwnSelector own_selector(const parse::Document& doc, parse::NodeId node, const s
                          support::DiagnosticSink& sink, const Vocabulary& v = Vocabulary::builtin(),
                          const Locate& locate = {});
 
+/// own_selector(…).condition without copying the rest: for callers that walk the tree
+/// again after tree_conditions() reported the lints (diagnostics go to `sink` all the
+/// same). The reference stays valid until the next call on this thread.
+const Condition& own_condition(const parse::Document& doc, parse::NodeId node, const std::string& file,
+                               support::DiagnosticSink& sink, const Vocabulary& v = Vocabulary::builtin());
+
 /// Per-node conditions of a whole document, indexed by NodeId.
 struct TreeConditions {
   std::vector<Condition> full;          ///< conjunction along the root→node path
+  std::vector<Condition> own;           ///< own_selector(…).condition of each node
   std::vector<std::uint8_t> hidden;     ///< 1: a structural class hides it (hideWhenDone)
   /// Nodes whose structural classes need more than their path condition to be shown.
   std::map<parse::NodeId, Condition> projection_only;

@@ -336,13 +336,16 @@ bool Vocabulary::term_satisfiable(const Term& t, Edition e) const {
     memo.answers.clear();
     memo.vocabulary = serial_;
   }
-  std::string key;
+  thread_local std::string key;  // reused: most lookups then allocate nothing
+  key.clear();
   for (const auto& l : t) {
     if (l.negated) key += '!';
     key += l.atom;
     key += '&';
   }
-  std::uint8_t& bits = memo.answers[key];
+  auto found = memo.answers.find(key);
+  if (found == memo.answers.end()) found = memo.answers.emplace(key, 0).first;
+  std::uint8_t& bits = found->second;
   auto bit = static_cast<unsigned>(e);
   if (!(bits & (1u << bit))) {
     bits = static_cast<std::uint8_t>(bits | (1u << bit));
@@ -382,9 +385,24 @@ bool Vocabulary::compute_term_satisfiable(const Term& t, Edition e) const {
   return true;
 }
 
+// Text runs, notes and every node's path ask this of the same few conditions over and
+// over, so the answer is kept on the condition's shared terms, tagged with this
+// vocabulary's serial (another vocabulary's answer is simply recomputed).
 bool Vocabulary::satisfiable_under(const Condition& c, Edition e) const {
   if (c.overflowed()) return true;
-  return std::any_of(c.terms().begin(), c.terms().end(), [&](const Term& t) { return term_satisfiable(t, e); });
+  auto compute = [&] {
+    return std::any_of(c.terms().begin(), c.terms().end(), [&](const Term& t) { return term_satisfiable(t, e); });
+  };
+  if (!c.rep_) return true;  // `true`: its one empty term needs nothing
+  auto bit = static_cast<unsigned>(e);
+  std::uint64_t tag = serial_ << 8;
+  std::uint64_t cached = c.rep_->satisfiable.load(std::memory_order_relaxed);
+  if ((cached >> 8) << 8 != tag) cached = tag;
+  if (cached & (1u << bit)) return cached & (1u << (bit + 3));
+  bool answer = compute();
+  cached |= (1u << bit) | (answer ? 1u << (bit + 3) : 0u);
+  c.rep_->satisfiable.store(cached, std::memory_order_relaxed);
+  return answer;
 }
 
 bool Vocabulary::satisfiable(const Condition& c) const {
@@ -399,10 +417,24 @@ bool Vocabulary::implies(const Condition& a, const Condition& b) const {
 
 Condition Vocabulary::simplify(const Condition& c) const {
   if (c.overflowed()) return c;
+  auto satisfiable_term = [&](const Term& t) {
+    return std::any_of(kEditions.begin(), kEditions.end(), [&](Edition e) { return term_satisfiable(t, e); });
+  };
+  // Usually nothing is dropped, and a canonical condition canonicalises to itself. Whether
+  // that is so is kept with satisfiable_under's answers (bit 6 known, bit 7 the answer).
+  if (!c.rep_) return c;
+  std::uint64_t tag = serial_ << 8;
+  std::uint64_t cached = c.rep_->satisfiable.load(std::memory_order_relaxed);
+  if ((cached >> 8) << 8 != tag) cached = tag;
+  if (!(cached & (1u << 6))) {
+    bool all = std::all_of(c.terms().begin(), c.terms().end(), satisfiable_term);
+    cached |= (1u << 6) | (all ? 1u << 7 : 0u);
+    c.rep_->satisfiable.store(cached, std::memory_order_relaxed);
+  }
+  if (cached & (1u << 7)) return c;
   std::vector<Term> kept;
   for (const auto& t : c.terms())
-    if (std::any_of(kEditions.begin(), kEditions.end(), [&](Edition e) { return term_satisfiable(t, e); }))
-      kept.push_back(t);
+    if (satisfiable_term(t)) kept.push_back(t);
   return Condition::from_terms(std::move(kept));
 }
 

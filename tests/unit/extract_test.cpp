@@ -152,3 +152,38 @@ TEST_CASE("named quantities without a sign") {
   CHECK(p.per == "signpost in correct direction");
   CHECK(find_points("(#) points").empty());
 }
+
+TEST_CASE("the scan tries the grammar only where a word can start an expression") {
+  // Words start an expression only as `word spaces token|point…`, "Equal points to …"
+  // or a times sign ("x2"); the scan skips every other word without parsing it.
+  auto p = only("then After-the-game   points");
+  CHECK(p.text == "After-the-game   points");
+  CHECK(p.basis == "after-the-game");
+  CHECK(p.offset == 5);
+
+  p = only("the x2 points");
+  CHECK(p.op == PointsOp::multiply);
+  CHECK(p.value == 2);
+  p = only("X3 points per tile");
+  CHECK(p.value == 3);
+  CHECK(p.per == "tile");
+
+  // `spaces` is spaces only: a tab before "points" or "token" ends the word run.
+  CHECK(find_points("Fruit token\tpoints").empty());
+  CHECK(find_points("Fruit\ttoken points").empty());
+  p = only("Fruit  token points");
+  CHECK(p.quantity == "Fruit  token");
+
+  // A leading hyphen belongs to the word, whose basis is then unknown; the expression
+  // starts after it.
+  p = only("-After-the-game points");
+  CHECK(p.offset == 1);
+  CHECK(p.text == "After-the-game points");
+
+  auto all = find_points("Animal token points / meeple, Equal points to feature scoring, 2 points, "
+                         "pointless words, tokens and points");
+  REQUIRE(all.size() == 3);
+  CHECK(all[0].quantity == "Animal token");
+  CHECK(all[1].basis == "feature");
+  CHECK(all[2].value == 2);
+}

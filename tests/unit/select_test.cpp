@@ -394,3 +394,31 @@ TEST_CASE("wikic condition prints canonical conditions (acceptance)") {
   CHECK(m.out == "['OR',: (malformed)\n");
   CHECK(m.err.find("<arg 1>:1:7: warning: dynamic selector does not parse") != std::string::npos);
 }
+
+TEST_CASE("shared conditions: a memoised conjunction and cached answers equal fresh ones") {
+  // conjoin() keeps products by the operands' identity and Vocabulary caches answers on
+  // a condition's shared terms; copies rebuilt from the terms have new identities, so
+  // they are computed afresh and must agree.
+  const Vocabulary& v = Vocabulary::builtin();
+  Condition a = cond("showCircusAndNotAcrobats"), b = cond("['OR','showInns','showWells']");
+  Condition first = conjoin(a, b);
+  Condition again = conjoin(a, b);
+  Condition fresh = conjoin(Condition::from_terms(a.terms()), Condition::from_terms(b.terms()));
+  CHECK(again == first);
+  CHECK(to_string(first) == to_string(fresh));
+  CHECK(to_string(first) == "Circus & Inns & !Acrobats | Circus & Wells & !Acrobats");
+  CHECK(to_string(conjoin(Condition(), a)) == to_string(a));
+  CHECK(conjoin(a, Condition::never()).is_false());
+
+  Condition dead = conjoin(cond("showC1"), cond("showC2"));
+  for (int round = 0; round < 2; ++round)
+    for (Edition e : kEditions) {
+      CAPTURE(round);
+      CHECK(v.satisfiable_under(dead, e) == v.satisfiable_under(Condition::from_terms(dead.terms()), e));
+      CHECK_FALSE(v.satisfiable_under(dead, e));
+      CHECK(v.satisfiable_under(a, e));
+    }
+  CHECK(v.simplify(dead).is_false());
+  CHECK(v.simplify(a) == a);
+  CHECK(v.simplify(disjoin(a, dead)) == a);
+}

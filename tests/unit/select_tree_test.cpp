@@ -111,3 +111,28 @@ TEST_CASE("wikic select on the seed page: inns without wells, one edition's word
   auto bad = wikic::test::run_wikic("select " + seed + " --edition C2 --with Innz");
   CHECK(bad.err.find("--with: warning: unknown expansion id 'Innz' (closest known: showInns") != std::string::npos);
 }
+
+TEST_CASE("memoised path conditions: every node still reports, own and full agree with a fresh walk") {
+  // The same dead pair twice: its lint is not memoised away at the second place.
+  const std::string twice = "<span class=\"showC1\"><span class=\"showC2\">x</span></span>\n"
+                            "<span class=\"showC1\"><span class=\"showC2\">y</span></span>\n";
+  auto p = project(twice, Selection{});
+  REQUIRE(p.diagnostics.size() == 2);
+  CHECK(p.diagnostics[0].rfind("f:1:", 0) == 0);
+  CHECK(p.diagnostics[1].rfind("f:2:", 0) == 0);
+
+  DiagnosticSink sink;
+  wikic::parse::Document doc = wikic::parse::parse_document(kFixture, sink, {});
+  TreeConditions cold = tree_conditions(doc, "f", sink, Vocabulary::builtin());
+  TreeConditions warm = tree_conditions(doc, "f", sink, Vocabulary::builtin());
+  REQUIRE(cold.own.size() == doc.size());
+  std::size_t with_own = 0;
+  for (wikic::parse::NodeId id = 0; id < doc.size(); ++id) {
+    CAPTURE(id);
+    DiagnosticSink quiet;
+    CHECK(to_string(cold.own[id]) == to_string(own_selector(doc, id, "f", quiet).condition));
+    CHECK(to_string(cold.full[id]) == to_string(warm.full[id]));
+    with_own += !cold.own[id].is_true();
+  }
+  CHECK(with_own >= 6);  // the rows, spans and divs of the fixture that carry a selector
+}

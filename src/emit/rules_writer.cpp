@@ -127,16 +127,19 @@ bool verbatim_everywhere(std::string_view s) {
   return true;
 }
 
+// A string no format changes (verbatim_everywhere), in the double quotes JSON and YAML
+// both put around it.
+void quoted_as_is(Sink& out, std::string_view s) {
+  out.reserve_more(s.size());
+  out.put('"');
+  out.put(s);
+  out.put('"');
+}
+
 // JSON string as nlohmann's dump prints it with ensure_ascii off: \" \\ \b \f \n \r \t,
 // \u00xx for the other control characters, every other byte as is.
 void json_string(Sink& out, std::string_view s, bool verbatim) {
-  if (verbatim) {
-    out.reserve_more(s.size());
-    out.put('"');
-    out.put(s);
-    out.put('"');
-    return;
-  }
+  if (verbatim) return quoted_as_is(out, s);
   out.reserve_more(6 * s.size());
   out.put('"');
   std::size_t run = 0;
@@ -302,13 +305,7 @@ void utf8(Sink& out, std::uint32_t cp) {
 // \xNN for other code points below 0x20 and for U+0080-U+00A0, \ufeff for a byte order
 // mark, code points re-encoded after decoding as above. Printable ASCII is copied in runs.
 void yaml_string(Sink& out, std::string_view s, bool verbatim) {
-  if (verbatim) {
-    out.reserve_more(s.size());
-    out.put('"');
-    out.put(s);
-    out.put('"');
-    return;
-  }
+  if (verbatim) return quoted_as_is(out, s);
   out.reserve_more(6 * s.size());
   out.put('"');
   const char* p = s.data();

@@ -1039,26 +1039,23 @@ bool PageExtractor::edition_blind(const std::vector<Run>& runs) const {
 
 Variants PageExtractor::variants(const std::vector<Run>& runs) const {
   Variants out;
-  if (edition_blind(runs)) {
-    // The usual case: one reading, cleaned as it is gathered (Cleaner reads a text in
-    // pieces exactly as in one).
-    Cleaner c(out.c2);
-    for (const Run& r : runs)
-      if (v_.satisfiable_under(r.condition, select::Edition::C2)) c.append(r.text);
-    c.finish();
-    out.c1 = out.c2;
-    out.we = out.c2;
-    out.text = out.c2;
-    out.uniform = true;
-    return out;
-  }
-  // As select::text_variants, each edition's runs cleaned as they are gathered.
+  // As select::text_variants, an edition's runs cleaned as they are gathered (Cleaner
+  // reads a text in pieces exactly as in one).
   auto reading = [&](select::Edition e, std::string& text) {
     Cleaner c(text);
     for (const Run& r : runs)
       if (v_.satisfiable_under(r.condition, e)) c.append(r.text);
     c.finish();
   };
+  if (edition_blind(runs)) {
+    // The usual case: one reading serves all three.
+    reading(select::Edition::C2, out.c2);
+    out.c1 = out.c2;
+    out.we = out.c2;
+    out.text = out.c2;
+    out.uniform = true;
+    return out;
+  }
   reading(select::Edition::C1, out.c1);
   reading(select::Edition::C2, out.c2);
   reading(select::Edition::WE, out.we);

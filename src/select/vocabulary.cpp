@@ -385,6 +385,12 @@ bool Vocabulary::compute_term_satisfiable(const Term& t, Edition e) const {
   return true;
 }
 
+std::uint64_t Vocabulary::cached_answers(const Condition& c) const {
+  std::uint64_t tag = serial_ << 8;
+  std::uint64_t cached = c.rep_->satisfiable.load(std::memory_order_relaxed);
+  return (cached >> 8) << 8 == tag ? cached : tag;
+}
+
 // Text runs, notes and every node's path ask this of the same few conditions over and
 // over, so the answer is kept on the condition's shared terms, tagged with this
 // vocabulary's serial (another vocabulary's answer is simply recomputed).
@@ -395,9 +401,7 @@ bool Vocabulary::satisfiable_under(const Condition& c, Edition e) const {
   };
   if (!c.rep_) return true;  // `true`: its one empty term needs nothing
   auto bit = static_cast<unsigned>(e);
-  std::uint64_t tag = serial_ << 8;
-  std::uint64_t cached = c.rep_->satisfiable.load(std::memory_order_relaxed);
-  if ((cached >> 8) << 8 != tag) cached = tag;
+  std::uint64_t cached = cached_answers(c);
   if (cached & (1u << bit)) return cached & (1u << (bit + 3));
   bool answer = compute();
   cached |= (1u << bit) | (answer ? 1u << (bit + 3) : 0u);
@@ -423,9 +427,7 @@ Condition Vocabulary::simplify(const Condition& c) const {
   // Usually nothing is dropped, and a canonical condition canonicalises to itself. Whether
   // that is so is kept with satisfiable_under's answers (bit 6 known, bit 7 the answer).
   if (!c.rep_) return c;
-  std::uint64_t tag = serial_ << 8;
-  std::uint64_t cached = c.rep_->satisfiable.load(std::memory_order_relaxed);
-  if ((cached >> 8) << 8 != tag) cached = tag;
+  std::uint64_t cached = cached_answers(c);
   if (!(cached & (1u << 6))) {
     bool all = std::all_of(c.terms().begin(), c.terms().end(), satisfiable_term);
     cached |= (1u << 6) | (all ? 1u << 7 : 0u);

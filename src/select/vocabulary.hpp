@@ -105,6 +105,9 @@ private:
   friend class Evaluator;
   bool term_satisfiable(const Term& t, Edition e) const;
   bool compute_term_satisfiable(const Term& t, Edition e) const;
+  /// The answers cached on `c`'s shared terms (satisfiable_under, simplify) if this
+  /// vocabulary wrote them, else none yet: the word tagged with this vocabulary's serial.
+  std::uint64_t cached_answers(const Condition& c) const;
   void add_atom(AtomInfo info);
   void finish();
 

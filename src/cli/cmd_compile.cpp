@@ -40,11 +40,9 @@ Runner add_compile(CLI::App& app) {
       ->check(CLI::IsMember({"redundant"}));
   cmd->add_flag("--timings", opt->timings, "Print the seconds spent in each stage to stderr");
   return [opt] {
-    using Clock = std::chrono::steady_clock;
-    auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
-    const auto started = Clock::now();
+    const auto started = std::chrono::steady_clock::now();
     StageTimes times;
-    double templates_pass = 0, emit_time = 0;
+    StageTimes* timed = opt->timings ? &times : nullptr;
     // Diagnostics are streamed to stderr and to diagnostics.txt as they come (a large
     // export has tens of thousands); each page reports into a sink of its own, so none
     // of them is held for the whole run.
@@ -83,7 +81,7 @@ Runner add_compile(CLI::App& app) {
     bool stdin_input = std::find(opt->inputs.begin(), opt->inputs.end(), "-") != opt->inputs.end();
     std::vector<ingest::Page> kept;
     if (!stdin_input) {
-      auto t = Clock::now();
+      Stopwatch clock(timed);
       support::DiagnosticSink quiet;
       ingest::InputOptions templates_only = options;
       templates_only.want_text = [](int ns, std::string_view) { return ns == 10; };
@@ -92,7 +90,7 @@ Runner add_compile(CLI::App& app) {
         if (is_template(page)) store->add(page);
         note_header(site, page);
       });
-      templates_pass = seconds_since(t);
+      clock.lap(&StageTimes::templates);
     }
     header.vocabulary_version = select::Vocabulary::builtin().version();
     header.mapping_version = extract::extract_mapping_version();
@@ -112,7 +110,7 @@ Runner add_compile(CLI::App& app) {
     std::optional<emit::RulesWriter> writer;
     PipelineOptions pipeline_options;
     pipeline_options.lint_redundant = !opt->lints.empty();
-    if (opt->timings) pipeline_options.times = &times;
+    pipeline_options.times = timed;
     auto extract = [&](ingest::Page& page) {
       // Unit pages (Translate's namespace 1198) are fragments of a page, not pages: their
       // rules are the translation page's, which `wikic l10n` compares.
@@ -123,9 +121,9 @@ Runner add_compile(CLI::App& app) {
       std::cerr << page_lines;
       diagnostics_file << page_lines;
       page_lines.clear();
-      auto t = Clock::now();
+      Stopwatch clock(timed);
       writer->page(rules);
-      emit_time += seconds_since(t);
+      clock.lap(&StageTimes::emit);
       page_warnings += page_sink.warnings();
       page_errors += page_sink.errors();
     };
@@ -192,14 +190,13 @@ Runner add_compile(CLI::App& app) {
     if (!l10n_line.empty()) std::cerr << "wikic: l10n: " << l10n_line << '\n';
     if (opt->timings) {
       // "read" is what the stages leave: decoding the export, the manifest, diagnostics.
-      double total = seconds_since(started);
-      double staged = templates_pass + times.restore + times.expand + times.parse + times.select + times.extract + emit_time;
+      double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       char line[400];
       std::snprintf(line, sizeof line,
                     "wikic: time: templates pass %.3f s, read and rest %.3f s, restore %.3f s, expand %.3f s, "
                     "parse %.3f s, select %.3f s, extract %.3f s, emit %.3f s, total %.3f s\n",
-                    templates_pass, total - staged, times.restore, times.expand, times.parse, times.select,
-                    times.extract, emit_time, total);
+                    times.templates, total - times.sum(), times.restore, times.expand, times.parse, times.select,
+                    times.extract, times.emit, total);
       std::cerr << line;
     }
     return finish(sink.warnings() + page_warnings, sink.errors() + page_errors, stats.pages, io_failure);

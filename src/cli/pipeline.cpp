@@ -5,7 +5,6 @@
 #include "cli/pipeline.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <functional>
 #include <string_view>
 #include <unordered_map>
@@ -82,24 +81,6 @@ private:
   std::vector<const expand::Piece*> pieces_;
   std::vector<const expand::Origin*> calls_;
   std::unordered_map<std::uint32_t, std::string> chains_;
-};
-
-/// Adds the time from construction to each lap() to the stage named there.
-class Stopwatch {
-public:
-  explicit Stopwatch(StageTimes* times) : times_(times) {
-    if (times_) last_ = std::chrono::steady_clock::now();
-  }
-  void lap(double StageTimes::*stage) {
-    if (!times_) return;
-    auto now = std::chrono::steady_clock::now();
-    times_->*stage += std::chrono::duration<double>(now - last_).count();
-    last_ = now;
-  }
-
-private:
-  StageTimes* times_;
-  std::chrono::steady_clock::time_point last_;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 // `wikic parse --tree doc`, `wikic select` and `wikic compile` call it (and whatever
 // else needs "this page, compiled"), so a page reads, and is reported, the same everywhere.
 #pragma once
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -20,7 +21,29 @@ namespace wikic::cli {
 /// Seconds spent in each stage, summed over the pages a Pipeline compiled (`--timings`):
 /// the nightly run's breakdown, and where a speed-up has to come from.
 struct StageTimes {
+  double templates = 0;  ///< compile's first pass over the input, for the Template pages
   double restore = 0, expand = 0, parse = 0, select = 0, extract = 0;
+  double emit = 0;  ///< writing the rule files
+  double sum() const { return templates + restore + expand + parse + select + extract + emit; }
+};
+
+/// Adds the time from construction (or the last lap) to the stage a lap() names; with
+/// no StageTimes it does nothing and reads no clock.
+class Stopwatch {
+public:
+  explicit Stopwatch(StageTimes* times) : times_(times) {
+    if (times_) last_ = std::chrono::steady_clock::now();
+  }
+  void lap(double StageTimes::*stage) {
+    if (!times_) return;
+    auto now = std::chrono::steady_clock::now();
+    times_->*stage += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+
+private:
+  StageTimes* times_;
+  std::chrono::steady_clock::time_point last_;
 };
 
 struct PipelineOptions {

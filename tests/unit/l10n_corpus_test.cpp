@@ -70,6 +70,25 @@ std::vector<int> ints(const YAML::Node& n) {
 
 const char* const kFixtures[] = {"scoring-after-the-game", "turn-sequence-multilingual"};
 
+// Calls check(hand count, report entry) for every page and language the fixtures' hand
+// counts list; the report must have an entry for each.
+template <class Check>
+void each_language(Check check) {
+  for (const char* fixture : kFixtures) {
+    const Run& r = run(fixture);
+    for (const auto& page : r.expected["pages"]) {
+      std::string title = page["page"].as<std::string>();
+      for (const auto& l : page["languages"]) {
+        std::string lang = l.first.as<std::string>();
+        INFO(fixture << " " << title << " " << lang);
+        YAML::Node got = entry(r, lang, title);
+        REQUIRE(got);
+        check(l.second, got);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("the source pages split into the hand-counted units, inline and heading units, tvars") {
@@ -114,54 +133,43 @@ TEST_CASE("the source pages split into the hand-counted units, inline and headin
 }
 
 TEST_CASE("completeness per page and language equals the hand count") {
-  for (const char* fixture : kFixtures) {
-    const Run& r = run(fixture);
-    REQUIRE(r.status == 0);
-    for (const auto& page : r.expected["pages"]) {
-      std::string title = page["page"].as<std::string>();
-      for (const auto& l : page["languages"]) {
-        std::string lang = l.first.as<std::string>();
-        const YAML::Node& want = l.second;
-        INFO(fixture << " " << title << " " << lang);
-        YAML::Node got = entry(r, lang, title);
-        REQUIRE(got);
-        for (const char* key : {"total", "translated", "fuzzy", "untranslated", "percent_complete", "percent_translate_bar"}) {
-          INFO(key);
-          CHECK(got[key].as<int>() == want[key].as<int>());
-        }
-        CHECK(strings(got["units"]["translated"]) == strings(want["translated_units"]));
-        CHECK(strings(got["units"]["fuzzy"]) == strings(want["fuzzy_units"]));
-        CHECK(strings(got["units"]["untranslated"]) == strings(want["untranslated_units"]));
-        std::string page_want = want["translation_page"].IsNull() ? "" : want["translation_page"].as<std::string>();
-        CHECK(got["translation_page"].as<std::string>() == page_want);
-        // Evidence: which kinds of pages the statuses came from.
-        std::set<std::string> used;
-        for (const auto& u : got["unit_status"]) {
-          std::string e = u["evidence"].as<std::string>();
-          if (e == "both") used.insert({"units", "translation-page"});
-          else if (e != "none") used.insert(e);
-        }
-        auto evidence = strings(want["evidence"]);
-        CHECK(used == std::set<std::string>(evidence.begin(), evidence.end()));
-        // Where the units that are not translated sit in Page/xx.
-        if (want["page_lines"]) {
-          // The unit's lines must overlap the hand-counted range (ranges of a few units
-          // leave out a first `|- valign="top"` line that is part of the unit's definition).
-          std::map<std::string, std::pair<int, int>> lines_of;
-          for (const auto& u : got["unit_status"])
-            if (u["line"]) lines_of[u["id"].as<std::string>()] = {u["line"].as<int>(), u["last_line"].as<int>()};
-          for (const auto& pl : want["page_lines"]) {
-            std::string id = pl.first.as<std::string>();
-            auto range = ints(pl.second);
-            INFO("unit " << id);
-            REQUIRE(lines_of.count(id));
-            CHECK(lines_of[id].first <= range.at(1));
-            CHECK(lines_of[id].second >= range.at(0));
-          }
-        }
+  for (const char* fixture : kFixtures) REQUIRE(run(fixture).status == 0);
+  each_language([](const YAML::Node& want, const YAML::Node& got) {
+    for (const char* key : {"total", "translated", "fuzzy", "untranslated", "percent_complete", "percent_translate_bar"}) {
+      INFO(key);
+      CHECK(got[key].as<int>() == want[key].as<int>());
+    }
+    CHECK(strings(got["units"]["translated"]) == strings(want["translated_units"]));
+    CHECK(strings(got["units"]["fuzzy"]) == strings(want["fuzzy_units"]));
+    CHECK(strings(got["units"]["untranslated"]) == strings(want["untranslated_units"]));
+    std::string page_want = want["translation_page"].IsNull() ? "" : want["translation_page"].as<std::string>();
+    CHECK(got["translation_page"].as<std::string>() == page_want);
+    // Evidence: which kinds of pages the statuses came from.
+    std::set<std::string> used;
+    for (const auto& u : got["unit_status"]) {
+      std::string e = u["evidence"].as<std::string>();
+      if (e == "both") used.insert({"units", "translation-page"});
+      else if (e != "none") used.insert(e);
+    }
+    auto evidence = strings(want["evidence"]);
+    CHECK(used == std::set<std::string>(evidence.begin(), evidence.end()));
+    // Where the units that are not translated sit in Page/xx.
+    if (want["page_lines"]) {
+      // The unit's lines must overlap the hand-counted range (ranges of a few units
+      // leave out a first `|- valign="top"` line that is part of the unit's definition).
+      std::map<std::string, std::pair<int, int>> lines_of;
+      for (const auto& u : got["unit_status"])
+        if (u["line"]) lines_of[u["id"].as<std::string>()] = {u["line"].as<int>(), u["last_line"].as<int>()};
+      for (const auto& pl : want["page_lines"]) {
+        std::string id = pl.first.as<std::string>();
+        auto range = ints(pl.second);
+        INFO("unit " << id);
+        REQUIRE(lines_of.count(id));
+        CHECK(lines_of[id].first <= range.at(1));
+        CHECK(lines_of[id].second >= range.at(0));
       }
     }
-  }
+  });
 }
 
 TEST_CASE("the source page's marker problems are reported with their lines") {
@@ -192,78 +200,58 @@ TEST_CASE("the source page's marker problems are reported with their lines") {
 }
 
 TEST_CASE("every deliberate defect is a finding of its unit, and the leaking lines are found") {
-  for (const char* fixture : kFixtures) {
-    const Run& r = run(fixture);
-    for (const auto& page : r.expected["pages"]) {
-      std::string title = page["page"].as<std::string>();
-      for (const auto& l : page["languages"]) {
-        std::string lang = l.first.as<std::string>();
-        const YAML::Node& want = l.second;
-        INFO(fixture << " " << title << " " << lang);
-        YAML::Node got = entry(r, lang, title);
-        REQUIRE(got);
-        std::set<std::pair<std::string, std::string>> found;
-        std::map<std::string, std::vector<int>> broken_lines;
-        for (const auto& f : got["findings"]) {
-          found.emplace(f["unit"].as<std::string>(), f["kind"].as<std::string>());
-          if (f["kind"].as<std::string>() == "markup-broken") {
-            auto& v = broken_lines[f["unit"].as<std::string>()];
-            for (int x : ints(f["lines"])) v.push_back(x);
-          }
-        }
-        std::set<std::string> fuzzy;
-        for (const auto& u : strings(want["fuzzy_units"])) fuzzy.insert(u);
-        std::set<std::pair<std::string, std::string>> expected;
-        for (const auto& f : want["findings"]) {
-          std::string unit = f["unit"].as<std::string>(), kind = f["kind"].as<std::string>();
-          expected.emplace(unit, kind);
-          for (const auto& also : f["also"]) expected.emplace(unit, also["kind"].as<std::string>());
-          INFO("unit " << unit << " " << kind);
-          CHECK(found.count({unit, kind}) == 1);
-          // The line where the markup breaks, in Page/xx (or in the unit page without one).
-          int at = f["broken_at"] ? f["broken_at"].as<int>() : f["unit_lines"] ? ints(f["unit_lines"]).at(0) : 0;
-          if (kind == "markup-broken" && at) {
-            const auto& lines = broken_lines[unit];
-            CHECK(std::find(lines.begin(), lines.end(), at) != lines.end());
-          }
-        }
-        // For units that are not fuzzy the hand count lists every defect: nothing else may
-        // be reported as an error or warning.
-        for (const auto& f : got["findings"]) {
-          std::string unit = f["unit"].as<std::string>(), kind = f["kind"].as<std::string>();
-          if (fuzzy.count(unit) || f["severity"].as<std::string>() == "info") continue;
-          if (kind == "marker-duplicated" || kind == "marker-missing") continue;
-          INFO("unexpected finding: unit " << unit << " " << kind << ": " << f["message"].as<std::string>());
-          CHECK(expected.count({unit, kind}) == 1);
-        }
-        CHECK(ints(got["leak_lines"]) == ints(want["leak_lines"]));
+  each_language([](const YAML::Node& want, const YAML::Node& got) {
+    std::set<std::pair<std::string, std::string>> found;
+    std::map<std::string, std::vector<int>> broken_lines;
+    for (const auto& f : got["findings"]) {
+      found.emplace(f["unit"].as<std::string>(), f["kind"].as<std::string>());
+      if (f["kind"].as<std::string>() == "markup-broken") {
+        auto& v = broken_lines[f["unit"].as<std::string>()];
+        for (int x : ints(f["lines"])) v.push_back(x);
       }
     }
-  }
+    std::set<std::string> fuzzy;
+    for (const auto& u : strings(want["fuzzy_units"])) fuzzy.insert(u);
+    std::set<std::pair<std::string, std::string>> expected;
+    for (const auto& f : want["findings"]) {
+      std::string unit = f["unit"].as<std::string>(), kind = f["kind"].as<std::string>();
+      expected.emplace(unit, kind);
+      for (const auto& also : f["also"]) expected.emplace(unit, also["kind"].as<std::string>());
+      INFO("unit " << unit << " " << kind);
+      CHECK(found.count({unit, kind}) == 1);
+      // The line where the markup breaks, in Page/xx (or in the unit page without one).
+      int at = f["broken_at"] ? f["broken_at"].as<int>() : f["unit_lines"] ? ints(f["unit_lines"]).at(0) : 0;
+      if (kind == "markup-broken" && at) {
+        const auto& lines = broken_lines[unit];
+        CHECK(std::find(lines.begin(), lines.end(), at) != lines.end());
+      }
+    }
+    // For units that are not fuzzy the hand count lists every defect: nothing else may
+    // be reported as an error or warning.
+    for (const auto& f : got["findings"]) {
+      std::string unit = f["unit"].as<std::string>(), kind = f["kind"].as<std::string>();
+      if (fuzzy.count(unit) || f["severity"].as<std::string>() == "info") continue;
+      if (kind == "marker-duplicated" || kind == "marker-missing") continue;
+      INFO("unexpected finding: unit " << unit << " " << kind << ": " << f["message"].as<std::string>());
+      CHECK(expected.count({unit, kind}) == 1);
+    }
+    CHECK(ints(got["leak_lines"]) == ints(want["leak_lines"]));
+  });
 }
 
 TEST_CASE("rule differences against English name the English rules the hand count names") {
-  for (const char* fixture : kFixtures) {
-    const Run& r = run(fixture);
-    for (const auto& page : r.expected["pages"]) {
-      std::string title = page["page"].as<std::string>();
-      for (const auto& l : page["languages"]) {
-        std::string lang = l.first.as<std::string>();
-        YAML::Node got = entry(r, lang, title);
-        REQUIRE(got);
-        CHECK(got["rules"]["compared"].as<bool>());
-        std::set<std::pair<std::string, std::string>> found;
-        for (const auto& d : got["rules"]["differences"])
-          found.emplace(d["description"].as<std::string>(), d["kind"].as<std::string>());
-        for (const auto& d : l.second["rule_differences"]) {
-          std::string description = d["description"].as<std::string>(), kind = d["difference"].as<std::string>();
-          // "moved" (a row now outside its table) is a page-structure fact the leak lines
-          // already report; the rule comparison does not look at table membership.
-          if (kind == "moved") continue;
-          INFO(fixture << " " << lang << ": " << description << " " << kind);
-          CHECK(found.count({description, kind}) == 1);
-        }
-      }
+  each_language([](const YAML::Node& want, const YAML::Node& got) {
+    CHECK(got["rules"]["compared"].as<bool>());
+    std::set<std::pair<std::string, std::string>> found;
+    for (const auto& d : got["rules"]["differences"])
+      found.emplace(d["description"].as<std::string>(), d["kind"].as<std::string>());
+    for (const auto& d : want["rule_differences"]) {
+      std::string description = d["description"].as<std::string>(), kind = d["difference"].as<std::string>();
+      // "moved" (a row now outside its table) is a page-structure fact the leak lines
+      // already report; the rule comparison does not look at table membership.
+      if (kind == "moved") continue;
+      INFO(description << " " << kind);
+      CHECK(found.count({description, kind}) == 1);
     }
-  }
+  });
 }

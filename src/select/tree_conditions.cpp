@@ -4,9 +4,10 @@
 // enclosing element are, so the path condition is the conjunction of the own conditions.
 #include "select/tree_conditions.hpp"
 
+#include "select/probe_table.hpp"
+
 #include <algorithm>
 #include <cctype>
-#include <unordered_map>
 
 namespace wikic::select {
 
@@ -93,7 +94,11 @@ bool is_block(const parse::Node& n) {
 constexpr std::size_t kMemoEntries = 4096;
 struct SelectionMemo {
   std::uint64_t vocabulary = 0;  ///< Vocabulary::serial()
-  std::unordered_map<std::string, OwnSelector> clean;  ///< computed without diagnostics
+  struct Entry {
+    std::string key;
+    OwnSelector selector;
+  };
+  ProbeTable<Entry> clean{kMemoEntries};  ///< computed without diagnostics
   OwnSelector last;  ///< the latest one that had some, or a template's
   std::string key;   ///< reused for lookups
 };
@@ -112,7 +117,6 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
 const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id, const std::string& file,
                                     support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
   static const OwnSelector none;
-  SelectionMemo& memo = selection_memo(v);
   const parse::Node& n = doc.node(id);
   if (n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template) {
     // Only templates get here: the Wheres copy the file name, which most nodes never need.
@@ -155,7 +159,7 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
       }
     }
     if (selectorid || dynamicselector) {
-      OwnSelector& out = memo.last;
+      OwnSelector& out = selection_memo(v).last;
       out = OwnSelector{};
       out.has_selector = true;
       out.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
@@ -173,6 +177,7 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
     else if (iequals(a.name, "data-dynamic-selector")) dynamic_attr = &a;
   }
   if (!class_attr && !dynamic_attr) return none;
+  SelectionMemo& memo = selection_memo(v);
   // Pages repeat a few hundred class lists thousands of times ("scoringTile showInns"),
   // so each distinct list's meaning is computed once, unless computing it reported
   // something: then it is computed (and reported, at that element) every time.
@@ -181,7 +186,9 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
   if (class_attr) key.append(class_attr->value);
   key += '\0';
   if (dynamic_attr) key.append("\1").append(dynamic_attr->value);
-  if (auto it = memo.clean.find(key); it != memo.clean.end()) return it->second;
+  std::uint64_t hash = mix64(std::hash<std::string_view>()(key));
+  if (auto* hit = memo.clean.find(hash, [&](const SelectionMemo::Entry& e) { return e.key == key; }))
+    return hit->selector;
   ElementSelectors element;
   if (class_attr) {
     element.class_values.assign(1, class_attr->value);
@@ -204,8 +211,7 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
     memo.last = std::move(fresh);
     return memo.last;
   }
-  if (memo.clean.size() >= kMemoEntries) memo.clean.clear();
-  return memo.clean.emplace(key, std::move(fresh)).first->second;
+  return memo.clean.insert(hash, SelectionMemo::Entry{key, std::move(fresh)}).selector;
 }
 
 // Full conditions by (ancestors' condition, own condition): pages repeat the same few
@@ -214,53 +220,23 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
 // lint reported nothing are kept (a reported one is linted, and reported, again at each
 // node). An entry holds both conditions, so their identities cannot be reused while it
 // lives. Per thread, vocabulary and lint setting; bounded like the memo above.
-struct PairKey {
-  const void* ancestors;
-  const void* own;
-  bool operator==(const PairKey&) const = default;
-};
-struct PairHash {
-  std::size_t operator()(const PairKey& k) const {
-    auto a = reinterpret_cast<std::uintptr_t>(k.ancestors), b = reinterpret_cast<std::uintptr_t>(k.own);
-    return std::hash<std::uintptr_t>()(a * 0x9E3779B97F4A7C15ull ^ b);
-  }
-};
 struct PairEntry {
   Condition ancestors, own, full;
-  bool used = false;
 };
 struct PairMemo {
   std::uint64_t vocabulary = 0;
   bool redundant = false;
-  std::unordered_map<PairKey, PairEntry, PairHash> pairs;
-  /// In front of `pairs`: one slot per hash, in one block, so the usual lookup costs a
-  /// single cache line instead of a walk along a bucket's nodes.
-  static constexpr unsigned kRecentBits = 10;
-  std::vector<PairEntry> recent = std::vector<PairEntry>(std::size_t{1} << kRecentBits);
-  static std::size_t slot(const PairKey& k) {
-    auto a = reinterpret_cast<std::uintptr_t>(k.ancestors), b = reinterpret_cast<std::uintptr_t>(k.own);
-    return static_cast<std::size_t>(((a ^ (b * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull) >> (64 - kRecentBits));
-  }
-  const PairEntry* find(const PairKey& k) {
-    PairEntry& r = recent[slot(k)];
-    if (r.used && r.ancestors.identity() == k.ancestors && r.own.identity() == k.own) return &r;
-    auto it = pairs.find(k);
-    if (it == pairs.end()) return nullptr;
-    r = it->second;
-    return &r;
-  }
-  void add(const PairKey& k, PairEntry e) {
-    e.used = true;
-    recent[slot(k)] = e;
-    pairs.emplace(k, std::move(e));
+  ProbeTable<PairEntry> pairs{4 * kMemoEntries};
+  static std::uint64_t hash(const void* ancestors, const void* own) {
+    auto a = reinterpret_cast<std::uintptr_t>(ancestors), b = reinterpret_cast<std::uintptr_t>(own);
+    return mix64(a * 0x9E3779B97F4A7C15ull ^ b);
   }
 };
 
 PairMemo& pair_memo(const Vocabulary& v, bool redundant) {
   thread_local PairMemo memo;
-  if (memo.vocabulary != v.serial() || memo.redundant != redundant || memo.pairs.size() >= 4 * kMemoEntries) {
+  if (memo.vocabulary != v.serial() || memo.redundant != redundant) {
     memo.pairs.clear();
-    std::fill(memo.recent.begin(), memo.recent.end(), PairEntry{});
     memo.vocabulary = v.serial();
     memo.redundant = redundant;
   }
@@ -304,9 +280,13 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
         Condition inherited = parent == parse::kNoNode ? Condition() : out.full[parent];
         // Overflowed conditions share `true`'s identity, so they are never kept.
         bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
-        PairKey key{inherited.identity(), own.condition.identity()};
-        PairMemo& pairs = pair_memo(v, options.lint_redundant);
-        const PairEntry* hit = cacheable ? pairs.find(key) : nullptr;
+        const void* a = inherited.identity();
+        const void* o = own.condition.identity();
+        std::uint64_t hash = PairMemo::hash(a, o);
+        ProbeTable<PairEntry>& pairs = pair_memo(v, options.lint_redundant).pairs;
+        const PairEntry* hit =
+            cacheable ? pairs.find(hash, [&](const PairEntry& e) { return e.ancestors.identity() == a && e.own.identity() == o; })
+                      : nullptr;
         if (hit) {
           out.full[node] = hit->full;
         } else {
@@ -315,7 +295,7 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
           std::size_t reported = sink.warnings() + sink.errors();
           out.full[node] = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
           if (cacheable && sink.warnings() + sink.errors() == reported)
-            pairs.add(key, PairEntry{inherited, own.condition, out.full[node], true});
+            pairs.insert(hash, PairEntry{inherited, own.condition, out.full[node]});
         }
       } else if (parent != parse::kNoNode) {
         out.full[node] = out.full[parent];

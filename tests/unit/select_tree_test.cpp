@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "parse/parser.hpp"
+#include "select/probe_table.hpp"
 #include "select/tree_conditions.hpp"
 #include "util/run.hpp"
 
@@ -135,4 +136,36 @@ TEST_CASE("memoised path conditions: every node still reports, own and full agre
     with_own += !cold.own[id].is_true();
   }
   CHECK(with_own >= 6);  // the rows, spans and divs of the fixture that carry a selector
+}
+
+TEST_CASE("the selector memo table finds what it holds, tells colliding keys apart and stays bounded") {
+  struct Entry {
+    int key;
+    std::string value;
+  };
+  ProbeTable<Entry> table(1000);
+  // Hashes that share their slot bits and their tag: only the key tells them apart.
+  auto hash = [](int key) { return key < 500 ? mix64(static_cast<std::uint64_t>(key)) : std::uint64_t{42}; };
+  auto find = [&](int key) { return table.find(hash(key), [&](const Entry& e) { return e.key == key; }); };
+  for (int k = 0; k < 600; ++k) {
+    REQUIRE(find(k) == nullptr);
+    table.insert(hash(k), Entry{k, std::to_string(k)});
+  }
+  CHECK(table.size() == 600);
+  for (int k = 0; k < 600; ++k) {
+    CAPTURE(k);
+    const Entry* e = find(k);
+    REQUIRE(e != nullptr);
+    CHECK(e->value == std::to_string(k));
+  }
+  CHECK(find(600) == nullptr);
+  CHECK(find(-1) == nullptr);
+  // Full: the next insert starts over instead of growing without end.
+  for (int k = 600; k < 1000; ++k) table.insert(hash(k), Entry{k, "v"});
+  CHECK(table.size() == 1000);
+  table.insert(hash(1000), Entry{1000, "last"});
+  CHECK(table.size() == 1);
+  CHECK(find(5) == nullptr);
+  REQUIRE(find(1000) != nullptr);
+  CHECK(find(1000)->value == "last");
 }

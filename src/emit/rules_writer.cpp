@@ -10,7 +10,6 @@
 #include "emit/rules_writer.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -20,6 +19,8 @@
 #include <ostream>
 #include <sstream>
 #include <string_view>
+
+#include "support/scan.hpp"
 
 namespace wikic::emit {
 namespace {
@@ -88,43 +89,11 @@ private:
   }
 };
 
-// Strings are scanned eight bytes at a time for the few bytes a format must change;
-// rule text is long and almost never has one. Each mask has the high bit set in the
-// bytes of a word that match (bytes above a match may be flagged too, so only the
-// lowest flag is used).
-constexpr std::uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-inline std::uint64_t below(std::uint64_t w, unsigned n) { return (w - ones * n) & ~w & highs; }
-inline std::uint64_t equal(std::uint64_t w, unsigned char c) { return below(w ^ (ones * c), 1); }
-
-// The first position from `i` whose word flags a byte, or where fewer than eight bytes
-// are left (the caller tests those one by one).
-template <class Flags>
-std::size_t skip_plain(std::string_view s, std::size_t i, Flags flags) {
-  if constexpr (std::endian::native == std::endian::little) {
-    for (; i + 8 <= s.size(); i += 8) {
-      std::uint64_t w;
-      std::memcpy(&w, s.data() + i, 8);
-      if (std::uint64_t m = flags(w)) return i + (std::countr_zero(m) >> 3);
-    }
-  }
-  return i;
-}
-
 // Whether no format changes any byte of `s` (no control character, quote, backslash,
 // markup character, DEL or non-ASCII byte): then every printer copies it as it is, and
 // one scan answers for all three. Most strings of a page are such.
 bool verbatim_everywhere(std::string_view s) {
-  auto flags = [](std::uint64_t w) {
-    return below(w, 0x20) | (w & highs) | equal(w, '"') | equal(w, '\\') | equal(w, '&') | equal(w, '<') |
-           equal(w, '>') | equal(w, 0x7f);
-  };
-  std::size_t i = skip_plain(s, 0, flags);
-  if (i + 8 <= s.size()) return false;
-  for (; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '&' || c == '<' || c == '>') return false;
-  }
-  return true;
+  return support::scan_special<true, '"', '\\', '&', '<', '>', '\x7f'>(s.data(), 0, s.size()) == s.size();
 }
 
 // A string no format changes (verbatim_everywhere), in the double quotes JSON and YAML
@@ -143,8 +112,7 @@ void json_string(Sink& out, std::string_view s, bool verbatim) {
   out.reserve_more(6 * s.size());
   out.put('"');
   std::size_t run = 0;
-  auto flags = [](std::uint64_t w) { return below(w, 0x20) | equal(w, '"') | equal(w, '\\'); };
-  for (std::size_t i = 0; (i = skip_plain(s, i, flags)) < s.size(); ++i) {
+  for (std::size_t i = 0; (i = support::scan_special<false, '"', '\\'>(s.data(), i, s.size())) < s.size(); ++i) {
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.put(s.substr(run, i - run));
@@ -312,9 +280,8 @@ void yaml_string(Sink& out, std::string_view s, bool verbatim) {
   const char* end = p + s.size();
   const char* run = p;
   static constexpr char hex[] = "0123456789abcdef";
-  auto flags = [](std::uint64_t w) { return below(w, 0x20) | equal(w, '"') | equal(w, '\\') | (w & highs); };
   while (p != end) {
-    p = s.data() + skip_plain(s, p - s.data(), flags);
+    p = s.data() + support::scan_special<true, '"', '\\'>(s.data(), p - s.data(), s.size());
     if (p == end) break;
     auto c = static_cast<unsigned char>(*p);
     if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
@@ -552,10 +519,8 @@ private:
   void escaped(std::string_view s) {
     out.reserve_more(6 * s.size());
     std::size_t run = 0;
-    auto flags = [](std::uint64_t w) {
-      return below(w, 0x20) | equal(w, '&') | equal(w, '<') | equal(w, '>') | equal(w, 0x7f) | equal(w, 0xef);
-    };
-    for (std::size_t i = 0; (i = skip_plain(s, i, flags)) < s.size(); ++i) {
+    for (std::size_t i = 0; (i = support::scan_special<false, '&', '<', '>', '\x7f', '\xef'>(s.data(), i, s.size())) < s.size();
+         ++i) {
       auto c = static_cast<unsigned char>(s[i]);
       const char* entity;
       if (c == '&') {

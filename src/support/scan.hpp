@@ -1,7 +1,9 @@
 // Byte scans shared by the stages that walk every byte of a page (line restoration,
-// the parser): the next byte out of a small set, sixteen bytes a step with SSE2, and a
-// plain loop elsewhere. Header-only, so the sets are compile-time constants.
+// the parser, the output printers): the next byte out of a small set, sixteen bytes a
+// step with SSE2, and a plain loop elsewhere. Header-only, so the sets are compile-time
+// constants.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -38,6 +40,34 @@ inline std::uint32_t scan_byte(const char* base, std::uint32_t from, std::uint32
   }
 #endif
   while (from < to && base[from] != c) ++from;
+  return from;
+}
+
+/// Offset of the first byte in [from, to) that an output format must treat specially:
+/// a control byte (below 0x20), with `StopNonAscii` also any byte from 0x80 up, or one
+/// of `Cs`; `to` when there is none. Rule text is long and almost never has one.
+template <bool StopNonAscii, char... Cs>
+std::size_t scan_special(const char* base, std::size_t from, std::size_t to) {
+#ifdef __SSE2__
+  while (from + 16 <= to) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from));
+    __m128i hit;
+    if constexpr (StopNonAscii) {
+      // Signed, the bytes from 0x80 up are negative: one compare finds them and the
+      // control bytes together.
+      hit = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+    } else {
+      hit = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+    }
+    ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
+    if (int mask = _mm_movemask_epi8(hit)) return from + static_cast<std::size_t>(__builtin_ctz(mask));
+    from += 16;
+  }
+#endif
+  for (; from < to; ++from) {
+    auto c = static_cast<unsigned char>(base[from]);
+    if (c < 0x20 || (StopNonAscii && c >= 0x80) || ((base[from] == Cs) || ...)) break;
+  }
   return from;
 }
 

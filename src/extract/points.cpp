@@ -7,10 +7,20 @@
 #include <stdexcept>
 #include <yaml-cpp/yaml.h>
 
+#include "extract/schema_file.hpp"
 #include "grammar/points.hpp"
 #include "support/embedded.hpp"
 
 namespace wikic::extract {
+
+const YAML::Node& extract_schema() {
+  static const YAML::Node schema = [] {
+    auto bytes = support::embedded_file("extract.yaml");
+    if (!bytes) throw std::logic_error("schema/extract.yaml is not embedded");
+    return YAML::Load(std::string(*bytes));
+  }();
+  return schema;
+}
 
 const char* to_string(PointsOp op) {
   switch (op) {
@@ -24,9 +34,7 @@ const char* to_string(PointsOp op) {
 
 const PointBases& point_bases() {
   static const PointBases bases = [] {
-    auto bytes = support::embedded_file("extract.yaml");
-    if (!bytes) throw std::logic_error("schema/extract.yaml is not embedded");
-    YAML::Node y = YAML::Load(std::string(*bytes));
+    const YAML::Node& y = extract_schema();
     PointBases out;
     for (const auto& b : y["point_bases"])
       out.emplace(b["form"].as<std::string>() + ":" + b["words"].as<std::string>(), b["basis"].as<std::string>());

@@ -8,18 +8,18 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
-#include <deque>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
 #include <yaml-cpp/yaml.h>
 
+#include "extract/schema_file.hpp"
 #include "parse/parser.hpp"
 #include "preprocess/restore_lines.hpp"
 #include "select/tree_conditions.hpp"
 #include "select/variants.hpp"
-#include "support/embedded.hpp"
 
 namespace wikic::extract {
 namespace {
@@ -63,9 +63,7 @@ void read_map(const YAML::Node& n, std::map<std::string, std::string, std::less<
 // once at first use rather than being reported per page.
 const Mapping& mapping() {
   static const Mapping m = [] {
-    auto bytes = support::embedded_file("extract.yaml");
-    if (!bytes) throw std::logic_error("schema/extract.yaml is not embedded");
-    YAML::Node y = YAML::Load(std::string(*bytes));
+    const YAML::Node& y = extract_schema();
     Mapping r;
     r.version = y["version"].as<int>();
     read_map(y["kinds"], r.kinds);
@@ -209,23 +207,28 @@ std::string clean(std::string_view s) {
 }
 
 std::string slug(std::string_view s, std::size_t max_words) {
-  std::string out;
+  // A slug is never longer than its text: written through a pointer into a buffer of
+  // that size, then cut to length (a push_back per byte costs more than the byte).
+  std::string out(s.size(), '\0');
+  char* const begin = out.data();
+  char* o = begin;
   std::size_t words = 0;
   bool dash = false;
   for (unsigned char c : s) {
     // ASCII only, as std::isalnum/std::tolower in the "C" locale, without the calls.
     bool upper = c >= 'A' && c <= 'Z';
     if (upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-      if (dash && !out.empty()) {
+      if (dash && o != begin) {
         if (++words >= max_words) break;
-        out += '-';
+        *o++ = '-';
       }
       dash = false;
-      out += static_cast<char>(upper ? c - 'A' + 'a' : c);
+      *o++ = static_cast<char>(upper ? c - 'A' + 'a' : c);
     } else {
       dash = true;
     }
   }
+  out.resize(static_cast<std::size_t>(o - begin));
   return out;
 }
 
@@ -235,26 +238,41 @@ std::string lower(std::string_view s) {
   return r;
 }
 
+/// Bit of an edition in a Run's `shown` mask.
+constexpr unsigned edition_bit(select::Edition e) { return 1u << static_cast<unsigned>(e); }
+constexpr unsigned kAllEditions =
+    edition_bit(select::Edition::C1) | edition_bit(select::Edition::C2) | edition_bit(select::Edition::WE);
+
 /// A piece of text and the condition it is shown under (select::TextRun, viewing the
-/// document instead of copying it).
+/// document instead of copying it). `shown` holds, per edition, whether the condition is
+/// satisfiable under it: every reading of the run asks that, so it is asked once.
 struct Run {
   std::string_view text;
   select::Condition condition;
+  unsigned shown = kAllEditions;
 };
 
-/// Everything a text walk over one cell (or template parameter) yields.
+/// Everything a text walk over one cell (or template parameter) yields. One is reused
+/// for many cells (clear() keeps the capacity), so a rule costs no fresh vectors.
 struct Collected {
   std::vector<Run> runs;
-  /// Run texts that are not in the document (decoded entities, nowiki text); a deque
-  /// never moves its strings, so the runs' views stay valid.
-  std::deque<std::string> owned;
-  void add_owned(std::string text, const select::Condition& cond) {
-    owned.push_back(std::move(text));
-    runs.push_back({owned.back(), cond});
+  /// Run texts that are not in the document (decoded entities, nowiki text), each on the
+  /// heap of its own, so the runs' views stay valid whatever is added later.
+  std::vector<std::unique_ptr<std::string>> owned;
+  void add_owned(std::string text, const select::Condition& cond, unsigned shown) {
+    owned.push_back(std::make_unique<std::string>(std::move(text)));
+    runs.push_back({*owned.back(), cond, shown});
   }
   std::vector<std::pair<NodeId, select::Condition>> items;  ///< list items (notes), with their local condition
   std::vector<std::string> references;
   std::vector<NodeId> tables;  ///< nested tables (sub-rules)
+  void clear() {
+    runs.clear();
+    owned.clear();
+    items.clear();
+    references.clear();
+    tables.clear();
+  }
 };
 
 // The cells the completeness tally covers: those with a rule class (kinds) or the core
@@ -288,7 +306,10 @@ class PageExtractor {
 public:
   PageExtractor(const PageInput& in, support::DiagnosticSink& sink)
       : page_(in.page), file_(in.file), restored_(in.restored), expansion_(in.expansion), doc_(in.doc),
-        conditions_(in.conditions), locate_(in.locate), sink_(sink), m_(mapping()), v_(select::Vocabulary::builtin()) {}
+        conditions_(in.conditions), locate_(in.locate), sink_(sink), m_(mapping()), v_(select::Vocabulary::builtin()) {
+    true_shown_ = shown_by_vocabulary(select::Condition());
+    true_when_ = select::to_string(v_.simplify(select::Condition()));
+  }
 
   PageRules run();
 
@@ -307,10 +328,23 @@ private:
   void heading_like(NodeId id);
   // --- text ---
   void collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth);
+  /// The run's `shown` mask for a condition; `true`, by far the most common, is asked of
+  /// the vocabulary once per page.
+  unsigned shown_in(const select::Condition& c) const { return c.identity() ? shown_by_vocabulary(c) : true_shown_; }
+  unsigned shown_by_vocabulary(const select::Condition& c) const;
+  /// to_string(simplify(c)), the relative condition of a note or points entry.
+  std::string when_of(const select::Condition& c) const {
+    return c.identity() ? select::to_string(v_.simplify(c)) : true_when_;
+  }
+  /// A cleared Collected for one nesting level of a rule's cells and notes (0 and 1 are
+  /// the description and rules cells, notes count up from 2).
+  Collected& scratch(std::size_t level);
   Variants variants(const std::vector<Run>& runs) const;
   bool edition_blind(const std::vector<Run>& runs) const;
-  std::vector<PointsEntry> points_of(const std::vector<Run>& runs) const;
-  void notes_of(const Collected& c, Rule& rule);
+  std::vector<PointsEntry> points_of(const std::vector<Run>& runs);
+  void notes_of(const Collected& c, Rule& rule, std::size_t level);
+  /// ++by_use[reason] without building the key each time (`reason` must outlive the page).
+  void count_use(std::string_view reason, std::size_t n = 1);
   void finish_rule(Rule& rule, NodeId at, NodeId cond_node, const Collected& desc, const Collected& rules,
                    std::size_t origin_index);
   NodeId param_fragment(NodeId semantic, std::string_view name) const;
@@ -335,6 +369,8 @@ private:
   /// stop early: then the result is longer than `prefix` and its first `prefix` bytes are
   /// the full text's (enough to test the text's start; see node_text()).
   std::string node_text(NodeId id, std::size_t prefix = std::string::npos) const;
+  /// The first byte of node_text(id) (0-255), or -1 when that text is empty.
+  int first_byte(NodeId id) const;
 
   /// A warning at a node of the document, placed through the expansion's provenance.
   void warn(const Node& n, std::string message) const;
@@ -370,6 +406,22 @@ private:
   select::Condition row_condition_;
   bool use_row_condition_ = false;
   std::optional<std::string> parent_override_;
+  // Per-page memos and scratch buffers (see their users).
+  unsigned true_shown_ = kAllEditions;
+  std::string true_when_;
+  std::vector<std::unique_ptr<Collected>> scratch_;
+  mutable std::vector<std::pair<NodeId, bool>> triggers_todo_;
+  std::vector<std::pair<std::string_view, std::size_t*>> use_counts_;
+  std::string points_text_;
+  std::vector<std::pair<std::size_t, std::size_t>> points_at_;
+  /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
+  /// entry keeps them alive, so an address is never reused for another condition).
+  struct Described {
+    select::Condition condition;
+    std::string when;
+    std::vector<std::string> atoms;
+  };
+  std::unordered_map<const void*, Described> described_;
 };
 
 // ------------------------------------------------------------------------- pipeline
@@ -382,6 +434,14 @@ PageRules PageExtractor::run() {
   for (std::size_t i = 0; i < expansion_.semantic.size(); ++i) by_marker_[expansion_.semantic[i].marker] = i;
   cell_done_.assign(doc_.size(), 0);
   facts_.assign(doc_.size(), ClassFacts{});
+  // A rule comes from a table row or a ScoringRow node, one at most from each: room for
+  // all of them up front spares the rules (large records) being moved as the vector grows.
+  std::size_t rows = 0;
+  for (NodeId i = 0; i < doc_.size(); ++i) {
+    NodeKind k = doc_.node(i).kind;
+    rows += k == NodeKind::TableRow || k == NodeKind::SemanticTemplate;
+  }
+  out_.rules.reserve(rows);
   walk(doc_.root(), 0);
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
   // restored source; they can hide whole rows (the legend's commented-out action row).
@@ -394,7 +454,7 @@ PageRules PageExtractor::run() {
     std::size_t cells = commented_cells(m_, body);
     if (cells) {
       out_.cells.total += cells;
-      out_.cells.by_use["comment"] += cells;
+      count_use("comment", cells);
     }
     out_.non_rules.push_back({"comment", clean(body.substr(0, 80)), pos.line, pos.column, cells});
     if (end == std::string::npos) break;
@@ -540,6 +600,50 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
   }
 }
 
+// node_text(id)'s first byte is the first byte of the text that is not whitespace,
+// unless finish() could trim it (a byte of "→", which may end the text): then node_text
+// decides. Most cells and rows are told apart by that byte alone, so it is found without
+// building the text.
+int PageExtractor::first_byte(NodeId id) const {
+  auto exact = [&] {
+    std::string t = node_text(id, 0);
+    return t.empty() ? -1 : static_cast<int>(static_cast<unsigned char>(t[0]));
+  };
+  path_.clear();
+  NodeId n = id;
+  for (;;) {
+    const Node& x = doc_.node(n);
+    bool descend = true;
+    if (x.kind == NodeKind::Text) {
+      for (char ch : doc_.text(x)) {
+        if (is_space(ch)) continue;
+        auto b = static_cast<unsigned char>(ch);
+        if (b == 0xE2 || b == 0x86 || b == 0x92) return exact();
+        return b;
+      }
+    } else if (x.kind == NodeKind::Entity) {
+      return exact();  // decoded, it may be anything (or whitespace)
+    } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) {
+      descend = false;
+    }
+    if (descend && x.first_child != kNoNode) {
+      path_.push_back(n);
+      n = x.first_child;
+      continue;
+    }
+    for (;;) {
+      if (n == id) return -1;
+      NodeId next = doc_.node(n).next_sibling;
+      if (next != kNoNode) {
+        n = next;
+        break;
+      }
+      n = path_.back();
+      path_.pop_back();
+    }
+  }
+}
+
 bool PageExtractor::visit(NodeId id) {
   const Node& n = doc_.node(id);
   if (n.source != 0) return false;  // parameter fragments are read by their template's rule
@@ -564,7 +668,7 @@ bool PageExtractor::visit(NodeId id) {
       if (is_scoring_cell(n) && !cell_done_[id]) {
         ++out_.cells.total;
         ++out_.cells.unaccounted;
-        ++out_.cells.by_use["unaccounted"];
+        count_use("unaccounted");
         cell_done_[id] = 1;
         warn(n, "cell with a scoring class is neither a rule nor a known non-rule");
       }
@@ -606,9 +710,9 @@ void PageExtractor::heading_like(NodeId id) {
   NodeId title = bold != kNoNode ? bold : id;
   // Most cells are no title: their start is enough to tell.
   // First its first byte (prefix 0: that byte is final), which rules out nearly all.
-  std::string t = node_text(title, 0);
-  if (!m_.heading_any && (t.empty() || m_.heading_initials.find(t[0]) == std::string::npos)) return;
-  t = node_text(title, m_.heading_prefix);
+  int first = first_byte(title);
+  if (!m_.heading_any && (first < 0 || m_.heading_initials.find(static_cast<char>(first)) == std::string::npos)) return;
+  std::string t = node_text(title, m_.heading_prefix);
   bool whole = false;
   auto complete = [&] {
     if (!whole) t = node_text(title);
@@ -632,14 +736,15 @@ void PageExtractor::heading_like(NodeId id) {
 bool PageExtractor::non_rule(NodeId id) {
   const Node& n = doc_.node(id);
   if (n.span.size() > 400) return false;
-  std::string t = node_text(id, 0);  // empty only when the whole text is; byte 0 final
-  if (n.kind == NodeKind::TableRow && t.empty() && doc_.text(n).find("<hr") != std::string_view::npos) {
+  int first = first_byte(id);  // -1 only when the whole text is empty
+  if (n.kind == NodeKind::TableRow && first < 0 && doc_.text(n).find("<hr") != std::string_view::npos) {
     auto p = doc_.position(n.span.begin);
     out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
     return true;
   }
-  if (!m_.non_rule_any && (t.empty() || m_.non_rule_initials.find(t[0]) == std::string::npos)) return false;
-  t = node_text(id, m_.non_rule_prefix);
+  if (!m_.non_rule_any && (first < 0 || m_.non_rule_initials.find(static_cast<char>(first)) == std::string::npos))
+    return false;
+  std::string t = node_text(id, m_.non_rule_prefix);
   for (const auto& [reason, start] : m_.non_rules)
     if (starts_with(t, start)) {
       t = node_text(id);
@@ -650,7 +755,7 @@ bool PageExtractor::non_rule(NodeId id) {
           cell_done_[c] = 1;
           ++cells;
           ++out_.cells.total;
-          ++out_.cells.by_use[reason];
+          count_use(reason);
         }
       out_.non_rules.push_back({reason, t, p.line, p.column, cells});
       return true;
@@ -672,7 +777,7 @@ bool PageExtractor::legend_table(NodeId table) {
   for (NodeId c : cells) {
     cell_done_[c] = 1;
     ++out_.cells.total;
-    ++out_.cells.by_use["legend"];
+    count_use("legend");
   }
   auto p = doc_.position(doc_.node(table).span.begin);
   out_.non_rules.push_back({"legend", "scoring colour legend", p.line, p.column, cells.size()});
@@ -696,6 +801,7 @@ void PageExtractor::header_row(NodeId row) {
 
 std::vector<std::string> PageExtractor::header_triggers(NodeId row) const {
   std::vector<std::string> out;
+  if (header_triggers_.empty()) return out;  // most pages have no header rows
   for (NodeId a = doc_.node(row).parent; a != kNoNode; a = doc_.node(a).parent) {
     auto it = header_triggers_.find(a);
     if (it != header_triggers_.end()) out.insert(out.end(), it->second.begin(), it->second.end());
@@ -762,9 +868,9 @@ bool PageExtractor::rule_row(NodeId row) {
         cell_done_[c] = 1;
         ++cells;
         ++out_.cells.total;
-        ++out_.cells.by_use["header"];
+        count_use("header");
       }
-    Collected title;
+    Collected& title = scratch(0);
     collect(desc, select::Condition(), title, false, 0);
     std::string text = variants(title.runs).text;
     out_.non_rules.push_back({"header", text, p.line, p.column, cells});
@@ -788,14 +894,15 @@ bool PageExtractor::rule_row(NodeId row) {
     std::erase(rule.triggers, std::string("robbers"));
   std::sort(rule.triggers.begin(), rule.triggers.end());
   rule.triggers.erase(std::unique(rule.triggers.begin(), rule.triggers.end()), rule.triggers.end());
-  Collected d, r;
+  Collected& d = scratch(0);
+  Collected& r = scratch(1);
   collect(desc, select::Condition(), d, false, 0);
   if (rules != kNoNode) collect(rules, select::Condition(), r, true, 0);
   for (NodeId c = doc_.node(row).first_child; c != kNoNode; c = doc_.node(c).next_sibling)
     if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
       cell_done_[c] = 1;
       ++out_.cells.total;
-      ++out_.cells.by_use[c == desc ? "rule-description" : c == rules ? "rule-core" : "rule-other"];
+      count_use(c == desc ? "rule-description" : c == rules ? "rule-core" : "rule-other");
     }
   // A description cell spanning rows (`rowspan="2"`: points per tile, then per pennant)
   // continues the rule in the following rows, which hold rules cells only.
@@ -820,13 +927,13 @@ bool PageExtractor::rule_row(NodeId row) {
     if (conditions_.full.at(next) == conditions_.full.at(row)) own_cond = select::Condition();
     for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
       if (doc_.node(c).kind != NodeKind::TableCell) continue;
-      r.runs.push_back({" ", select::Condition()});
+      r.runs.push_back({" ", select::Condition(), true_shown_});
       collect(c, own_cond, r, true, 0);
       if (rule.core || facts(doc_.node(c)).core) rule.core = true;
       if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
         cell_done_[c] = 1;
         ++out_.cells.total;
-        ++out_.cells.by_use["rule-core-continued"];
+        count_use("rule-core-continued");
       }
     }
   }
@@ -902,7 +1009,8 @@ bool PageExtractor::scoring_row(NodeId node) {
     reparent = true;
   }
   parent_override_ = reparent ? std::optional<std::string>(parent_override) : std::nullopt;
-  Collected d, r;
+  Collected& d = scratch(0);
+  Collected& r = scratch(1);
   if (NodeId f = param_fragment(node, "description"); f != kNoNode) collect(f, select::Condition(), d, false, 0);
   if (NodeId f = param_fragment(node, "rules"); f != kNoNode) collect(f, select::Condition(), r, true, 0);
   // The marker text names the expander's node (markers are unique).
@@ -913,7 +1021,9 @@ bool PageExtractor::scoring_row(NodeId node) {
 
 std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
   std::vector<std::string> out;
-  std::vector<std::pair<NodeId, bool>> todo{{cell, false}};  // (node, inside a trigger box)
+  auto& todo = triggers_todo_;  // (node, inside a trigger box); kept for its capacity
+  todo.clear();
+  todo.emplace_back(cell, false);
   while (!todo.empty()) {
     auto [id, boxed] = todo.back();
     todo.pop_back();
@@ -949,13 +1059,13 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   };
   switch (n.kind) {
     case NodeKind::Text:
-      out.runs.push_back({doc_.text(n), cond});
+      out.runs.push_back({doc_.text(n), cond, shown_in(cond)});
       return;
     case NodeKind::Entity:
-      out.add_owned(parse::decode_entity(doc_.text(n)), cond);
+      out.add_owned(parse::decode_entity(doc_.text(n)), cond, shown_in(cond));
       return;
     case NodeKind::Nowiki:
-      out.add_owned(doc_.plain_text(id), cond);
+      out.add_owned(doc_.plain_text(id), cond, shown_in(cond));
       return;
     case NodeKind::Table:
       out.tables.push_back(id);
@@ -967,7 +1077,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       return;
     case NodeKind::Wikilink:
       if (n.first_child == kNoNode) {
-        out.runs.push_back({n.name, cond});
+        out.runs.push_back({n.name, cond, shown_in(cond)});
         return;
       }
       descend(cond);
@@ -1006,7 +1116,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     case NodeKind::Element:
       if (facts(n).box) return;  // the trigger icons, read by triggers_in
       if (n.name == "br") {
-        out.runs.push_back({" ", cond});
+        out.runs.push_back({" ", cond, shown_in(cond)});
         return;
       }
       if (skip_lists && n.name == "li") {
@@ -1021,30 +1131,57 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       n.kind == NodeKind::ListItem) {
     here = select::conjoin(cond, own(id));  // tree_conditions already reported the lints
     if (n.kind == NodeKind::Element && (n.name == "div" || n.name == "p" || n.name == "li"))
-      out.runs.push_back({" ", cond});
+      out.runs.push_back({" ", cond, shown_in(cond)});
   }
   if (n.kind == NodeKind::TableCell && depth == 0) here = cond;  // the cell's own class is the rule's
   descend(here);
 }
 
+unsigned PageExtractor::shown_by_vocabulary(const select::Condition& c) const {
+  unsigned shown = 0;
+  for (select::Edition e : select::kEditions)
+    if (v_.satisfiable_under(c, e)) shown |= edition_bit(e);
+  return shown;
+}
+
+Collected& PageExtractor::scratch(std::size_t level) {
+  while (scratch_.size() <= level) scratch_.push_back(std::make_unique<Collected>());
+  Collected& c = *scratch_[level];
+  c.clear();
+  return c;
+}
+
+void PageExtractor::count_use(std::string_view reason, std::size_t n) {
+  for (auto& [name, count] : use_counts_)
+    if (name == reason) {
+      *count += n;
+      return;
+    }
+  // std::map never moves its values, so the pointer stays good for the page.
+  std::size_t& count = out_.cells.by_use[std::string(reason)];
+  use_counts_.emplace_back(reason, &count);
+  count += n;
+}
+
 // Whether every run reads the same in all editions (each is shown under all three or
 // under none), as select::text_variants decides per edition.
 bool PageExtractor::edition_blind(const std::vector<Run>& runs) const {
-  return std::all_of(runs.begin(), runs.end(), [&](const Run& r) {
-    bool c1 = v_.satisfiable_under(r.condition, select::Edition::C1);
-    return v_.satisfiable_under(r.condition, select::Edition::C2) == c1 &&
-           v_.satisfiable_under(r.condition, select::Edition::WE) == c1;
-  });
+  return std::all_of(runs.begin(), runs.end(), [](const Run& r) { return r.shown == 0 || r.shown == kAllEditions; });
 }
 
 Variants PageExtractor::variants(const std::vector<Run>& runs) const {
   Variants out;
+  std::size_t total = 0;
+  for (const Run& r : runs) total += r.text.size();
   // As select::text_variants, an edition's runs cleaned as they are gathered (Cleaner
-  // reads a text in pieces exactly as in one).
+  // reads a text in pieces exactly as in one). The cleaned text is never longer than
+  // its pieces, so one reservation spares the string its growth.
   auto reading = [&](select::Edition e, std::string& text) {
+    text.reserve(total);
     Cleaner c(text);
+    const unsigned bit = edition_bit(e);
     for (const Run& r : runs)
-      if (v_.satisfiable_under(r.condition, e)) c.append(r.text);
+      if (r.shown & bit) c.append(r.text);
     c.finish();
   };
   if (edition_blind(runs)) {
@@ -1064,41 +1201,51 @@ Variants PageExtractor::variants(const std::vector<Run>& runs) const {
   return out;
 }
 
-std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) const {
+std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) {
   std::vector<PointsEntry> out;
   const select::Edition order[] = {select::Edition::C2, select::Edition::C1, select::Edition::WE};
-  // The editions' texts are usually the same, and find_points depends on the text alone.
-  std::string previous_text;
-  std::vector<Points> previous_found;
-  bool blind = edition_blind(runs);
-  for (select::Edition e : order) {
-    if (blind && e != order[0]) {
-      // Every edition reads what the first did: the same points, each once more.
-      std::string ed = select::to_string(e);
-      for (auto& q : out) q.editions.push_back(ed);
-      continue;
-    }
-    std::string text;
-    std::size_t total = 0;
-    for (const Run& r : runs) total += r.text.size();
-    text.reserve(total);
-    std::vector<std::pair<std::size_t, std::size_t>> at;  // (begin in text, run index)
-    at.reserve(runs.size());
+  // One edition's text, with where each run starts in it: (begin in text, run index).
+  std::string& text = points_text_;
+  auto& at = points_at_;
+  auto gather = [&](select::Edition e) {
+    text.clear();
+    at.clear();
+    const unsigned bit = edition_bit(e);
     for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (!v_.satisfiable_under(runs[i].condition, e)) continue;
+      if (!(runs[i].shown & bit)) continue;
       at.emplace_back(text.size(), i);
       text += runs[i].text;
     }
+  };
+  // The condition of a points entry is the one of the run its expression starts in
+  // (the number): "(+2) point / well" inside a showInns span is under Inns.
+  auto condition_at = [&](std::size_t offset) -> const select::Condition& {
+    static const select::Condition none;
+    auto it = std::upper_bound(at.begin(), at.end(), std::pair{offset, SIZE_MAX});
+    return it == at.begin() ? none : runs[std::prev(it)->second].condition;
+  };
+  if (edition_blind(runs)) {
+    // Every edition reads what the first does: each expression found is one entry that
+    // all editions share (an empty `editions`), as the general loop below would make it.
+    gather(order[0]);
+    for (Points& p : find_points(text)) {
+      std::string when = when_of(condition_at(p.offset));
+      p.offset = 0;  // offsets into a per-edition text mean nothing to a reader
+      out.push_back({std::move(p), std::move(when), {}});
+    }
+    return out;
+  }
+  // The editions' texts are usually the same, and find_points depends on the text alone.
+  std::string previous_text;
+  std::vector<Points> previous_found;
+  for (select::Edition e : order) {
+    gather(e);
     if (e == order[0] || text != previous_text) {
       previous_found = find_points(text);
-      previous_text = std::move(text);
+      previous_text = text;
     }
     for (Points p : previous_found) {
-      // The condition of a points entry is the one of the run its expression starts in
-      // (the number): "(+2) point / well" inside a showInns span is under Inns.
-      auto it = std::upper_bound(at.begin(), at.end(), std::pair{p.offset, SIZE_MAX});
-      select::Condition cond = it == at.begin() ? select::Condition() : runs[std::prev(it)->second].condition;
-      std::string when = select::to_string(v_.simplify(cond));
+      std::string when = when_of(condition_at(p.offset));
       std::string ed = select::to_string(e);
       auto same = std::find_if(out.begin(), out.end(), [&](const PointsEntry& q) {
         return q.points.op == p.op && q.points.value == p.value && q.points.denominator == p.denominator &&
@@ -1120,21 +1267,21 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
   return out;
 }
 
-void PageExtractor::notes_of(const Collected& c, Rule& rule) {
+void PageExtractor::notes_of(const Collected& c, Rule& rule, std::size_t level) {
   for (const auto& [item, cond] : c.items) {
-    Collected inner;
+    Collected& inner = scratch(level);
     const Node& n = doc_.node(item);
     for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, cond, inner, true, 1);
     // Edition spans inside the note decide its wording; its own condition is kept apart
     // in `when` (the runs carry it too, which text_variants reads as a restriction only).
     Note note;
     note.text = variants(inner.runs);
-    note.when = select::to_string(v_.simplify(cond));
+    note.when = when_of(cond);
     for (auto& ref : inner.references)
       if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
         rule.references.push_back(ref);
     if (!note.text.c1.empty() || !note.text.c2.empty() || !note.text.we.empty()) rule.notes.push_back(std::move(note));
-    notes_of(inner, rule);
+    notes_of(inner, rule, level + 1);
   }
 }
 
@@ -1198,27 +1345,39 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   // A structural class the page's script computes (`showStep1A_Messages`) keeps `true` in
   // the path condition, but shows its row only with what it requires (schema/selectors
   // .yaml `requires`): the Messages reminder of a step is no rule without Messages.
-  if (!use_row_condition_) {
+  bool described = !use_row_condition_;
+  if (!use_row_condition_ && !conditions_.projection_only.empty()) {
     bool required = false;
     for (NodeId a = cond_node; a != kNoNode; a = doc_.node(a).parent)
       if (auto it = conditions_.projection_only.find(a); it != conditions_.projection_only.end()) {
         full = select::conjoin(full, it->second);
         required = true;
       }
-    if (required) full = v_.simplify(full);
+    if (required) {
+      full = v_.simplify(full);
+      described = false;  // a fresh condition: nothing to share with other rules
+    }
   }
   use_row_condition_ = false;
   std::optional<std::string> parent = std::move(parent_override_);
   parent_override_.reset();
-  rule.when = select::to_string(full);
-  rule.atoms = full.atoms();
+  if (described) {
+    // The rows of a table share their path condition: its text and atoms are made once.
+    auto [it, fresh] = described_.try_emplace(full.identity());
+    if (fresh) it->second = {full, select::to_string(full), full.atoms()};
+    rule.when = it->second.when;
+    rule.atoms = it->second.atoms;
+  } else {
+    rule.when = select::to_string(full);
+    rule.atoms = full.atoms();
+  }
   rule.description = variants(d.runs);
   rule.rules = variants(r.runs);
   rule.references = d.references;
   for (const auto& ref : r.references)
     if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
       rule.references.push_back(ref);
-  notes_of(r, rule);
+  notes_of(r, rule, 2);
   rule.points = points_of(r.runs);
   rule.points_unparsed = rule.points.empty() && !(rule.rules.c1.empty() && rule.rules.c2.empty() && rule.rules.we.empty());
   place(rule, n.span.begin, origin_index < expansion_.semantic.size() ? &expansion_.semantic[origin_index].origin : nullptr);
@@ -1246,8 +1405,14 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   }
   // Repeated descriptions usually differ by condition (the same bonus under Castles and
   // under Robbers): that names the rule better than a number.
+  // The usual case, an id not yet used, costs one lookup.
+  if (auto [it, fresh] = ids_.try_emplace(id, 1); fresh) {
+    rule.id = std::move(id);
+    out_.rules.push_back(std::move(rule));
+    return;
+  }
   std::string wanted = id;
-  if (ids_.count(id) && !full.is_true()) id += "-" + slug(rule.when, m_.id_words);
+  if (!full.is_true()) id += "-" + slug(rule.when, m_.id_words);
   std::string unique = unique_id(id);
   if (unique != wanted) {
     if (unique == id) ++out_.id_collisions;  // unique_id() counted the numbered ones

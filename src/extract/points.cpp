@@ -72,9 +72,14 @@ bool word_may_start(const char* p, const char* end) {
 
 std::vector<Points> find_points(std::string_view text, const PointBases& bases) {
   std::vector<Points> out;
+  // Every form of the grammar holds the word "point" (points_expression: the unit), so
+  // no expression starts after its last occurrence: the scan stops there.
+  std::size_t last_point = text.rfind("point");
+  if (last_point == std::string_view::npos) return out;
   const char* begin = text.data();
   const char* end = begin + text.size();
-  for (const char* p = begin; p < end;) {
+  const char* limit = begin + last_point;
+  for (const char* p = begin; p <= limit;) {
     auto c = static_cast<unsigned char>(*p);
     bool boundary = p == begin || !ascii_alnum(static_cast<unsigned char>(p[-1]));
     bool can_start = c == '(' || ascii_digit(c) || ascii_alpha(c) || c == 0xC3 || c == '*' || c == '-';

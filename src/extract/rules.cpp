@@ -5,6 +5,7 @@
 #include "extract/rules.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -46,6 +47,11 @@ struct Mapping {
   /// The first bytes of those prefixes; `all` when one is empty (any text may match).
   std::string heading_initials, non_rule_initials;
   bool heading_any = false, non_rule_any = false;
+  /// The lengths (bit n: length n, all lengths of 64 and more on bit 63) and first bytes
+  /// of every class extraction knows: most class names on a page (show…, wikitable) fail
+  /// one of these and need no lookup.
+  std::uint64_t class_lengths = 0;
+  std::array<bool, 256> class_initials{};
 };
 
 template <class T>
@@ -98,6 +104,15 @@ const Mapping& mapping() {
       if (start.empty()) r.non_rule_any = true;
       else r.non_rule_initials += start[0];
     }
+    auto known_class = [&r](std::string_view c) {
+      r.class_lengths |= std::uint64_t{1} << std::min<std::size_t>(c.size(), 63);
+      if (!c.empty()) r.class_initials[static_cast<unsigned char>(c[0])] = true;
+    };
+    for (const auto& [c, kind] : r.kinds) known_class(c);
+    known_class(r.core_class);
+    known_class(r.box_class);
+    for (const auto& c : r.legend_classes) known_class(c);
+    for (const auto& c : r.phase_box_classes) known_class(c);
     return r;
   }();
   return m;
@@ -302,6 +317,9 @@ std::size_t commented_cells(const Mapping& m, std::string_view body) {
 }
 
 
+/// Whether no edition has any text.
+bool empty(const Variants& v) { return v.uniform ? v.text.empty() : v.c1.empty() && v.c2.empty() && v.we.empty(); }
+
 class PageExtractor {
 public:
   PageExtractor(const PageInput& in, support::DiagnosticSink& sink)
@@ -330,7 +348,15 @@ private:
   void collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth);
   /// The run's `shown` mask for a condition; `true`, by far the most common, is asked of
   /// the vocabulary once per page.
-  unsigned shown_in(const select::Condition& c) const { return c.identity() ? shown_by_vocabulary(c) : true_shown_; }
+  unsigned shown_in(const select::Condition& c) const {
+    if (!c.identity()) return true_shown_;
+    // A walk hands the same condition to every run under one element: asked once.
+    if (!c.same(last_shown_condition_)) {
+      last_shown_ = shown_by_vocabulary(c);
+      last_shown_condition_ = c;  // kept alive, so its address names no other condition
+    }
+    return last_shown_;
+  }
   unsigned shown_by_vocabulary(const select::Condition& c) const;
   /// to_string(simplify(c)), the relative condition of a note or points entry.
   std::string when_of(const select::Condition& c) const {
@@ -356,7 +382,11 @@ private:
     bool tally = false, core = false, box = false, legend = false, phase_box = false;
     const std::string* kind = nullptr;  ///< the first class in `kinds`, mapped
   };
-  const ClassFacts& facts(const Node& n) const;
+  const ClassFacts& facts(const Node& n) const {
+    const ClassFacts& f = facts_[static_cast<std::size_t>(&n - &doc_.node(0))];
+    return f.known ? f : compute_facts(n);  // asked of a node many times: the hit inline
+  }
+  const ClassFacts& compute_facts(const Node& n) const;
   bool is_scoring_cell(const Node& n) const;
   std::string kind_of(const Node& cell) const;
   /// own_selector()'s condition, lints silenced (tree_conditions reported them).
@@ -408,6 +438,8 @@ private:
   std::optional<std::string> parent_override_;
   // Per-page memos and scratch buffers (see their users).
   unsigned true_shown_ = kAllEditions;
+  mutable select::Condition last_shown_condition_;
+  mutable unsigned last_shown_ = kAllEditions;
   std::string true_when_;
   std::vector<std::unique_ptr<Collected>> scratch_;
   mutable std::vector<std::pair<NodeId, bool>> triggers_todo_;
@@ -443,6 +475,7 @@ PageRules PageExtractor::run() {
   }
   out_.rules.reserve(rows);
   walk(doc_.root(), 0);
+  const std::size_t walked = out_.non_rules.size();
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
   // restored source; they can hide whole rows (the legend's commented-out action row).
   std::optional<support::LineIndex> lines;  // built at the first comment: most pages have none
@@ -459,9 +492,15 @@ PageRules PageExtractor::run() {
     out_.non_rules.push_back({"comment", clean(body.substr(0, 80)), pos.line, pos.column, cells});
     if (end == std::string::npos) break;
   }
-  std::stable_sort(out_.non_rules.begin(), out_.non_rules.end(), [](const NonRule& a, const NonRule& b) {
-    return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-  });
+  auto before = [](const NonRule& a, const NonRule& b) { return std::tie(a.line, a.column) < std::tie(b.line, b.column); };
+  // The walk finds non-rules in document order and the comment scan does too, so the
+  // stable sort by position is usually one merge of the two runs (equal positions keep
+  // walk before comment, as the stable sort does).
+  auto middle = out_.non_rules.begin() + static_cast<std::ptrdiff_t>(walked);
+  if (std::is_sorted(out_.non_rules.begin(), middle, before) && std::is_sorted(middle, out_.non_rules.end(), before))
+    std::inplace_merge(out_.non_rules.begin(), middle, out_.non_rules.end(), before);
+  else
+    std::stable_sort(out_.non_rules.begin(), out_.non_rules.end(), before);
   for (const Rule& r : out_.rules) {
     if (!r.parent.empty()) ++out_.sub_rules;
     if (r.points_unparsed) ++out_.unparsed_points;
@@ -491,10 +530,9 @@ void PageExtractor::walk(NodeId id, int depth) {
   leave(id);
 }
 
-const PageExtractor::ClassFacts& PageExtractor::facts(const Node& n) const {
+const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) const {
   auto id = static_cast<std::size_t>(&n - &doc_.node(0));
   ClassFacts& f = facts_[id];
-  if (f.known) return f;
   f.known = true;
   if (n.attr_count == 0) return f;
   auto contains = [](const std::vector<std::string>& list, std::string_view c) {
@@ -516,6 +554,8 @@ const PageExtractor::ClassFacts& PageExtractor::facts(const Node& n) const {
     while (i < value.size() && !space(value[i])) ++i;
     if (i == b) continue;
     std::string_view c = value.substr(b, i - b);
+    if (!(m_.class_lengths >> std::min<std::size_t>(c.size(), 63) & 1) || !m_.class_initials[static_cast<unsigned char>(c[0])])
+      continue;
     // is_tally_class(m_, c), with the one kinds lookup shared.
     auto kind = m_.kinds.find(c);
     bool core = c == m_.core_class;
@@ -884,7 +924,7 @@ bool PageExtractor::rule_row(NodeId row) {
     }
     return false;
   }
-  Rule rule;
+  Rule& rule = out_.rules.emplace_back();  // built in place (see finish_rule)
   rule.kind = kind_of(doc_.node(desc));
   rule.core = facts(doc_.node(desc)).core || (rules != kNoNode && facts(doc_.node(rules)).core);
   rule.source.origin = "row";
@@ -968,7 +1008,7 @@ bool PageExtractor::scoring_row(NodeId node) {
     return false;
   }
   if (n.name != "ScoringRow") return false;
-  Rule rule;
+  Rule& rule = out_.rules.emplace_back();  // built in place (see finish_rule)
   std::string type = param_text(node, "scoringtype");
   auto it = m_.scoringtype.find(type);
   rule.kind = it != m_.scoringtype.end() ? it->second : "tile";
@@ -1185,11 +1225,8 @@ Variants PageExtractor::variants(const std::vector<Run>& runs) const {
     c.finish();
   };
   if (edition_blind(runs)) {
-    // The usual case: one reading serves all three.
-    reading(select::Edition::C2, out.c2);
-    out.c1 = out.c2;
-    out.we = out.c2;
-    out.text = out.c2;
+    // The usual case: one reading serves all three, and a uniform Variants holds it once.
+    reading(select::Edition::C2, out.text);
     out.uniform = true;
     return out;
   }
@@ -1197,6 +1234,13 @@ Variants PageExtractor::variants(const std::vector<Run>& runs) const {
   reading(select::Edition::C2, out.c2);
   reading(select::Edition::WE, out.we);
   out.uniform = out.c1 == out.c2 && out.c2 == out.we;
+  if (out.uniform) {
+    out.text = std::move(out.c2);
+    out.c1.clear();
+    out.c2.clear();
+    out.we.clear();
+    return out;
+  }
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
   return out;
 }
@@ -1235,16 +1279,20 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
     }
     return out;
   }
-  // The editions' texts are usually the same, and find_points depends on the text alone.
-  std::string previous_text;
-  std::vector<Points> previous_found;
-  for (select::Edition e : order) {
+  // find_points depends on the text alone, and an edition often reads as one before it
+  // (WE as C2 where only C1 says "follower"): each text is searched once.
+  std::string texts[3];
+  std::vector<Points> found[3];
+  for (std::size_t k = 0; k < 3; ++k) {
+    const select::Edition e = order[k];
     gather(e);
-    if (e == order[0] || text != previous_text) {
-      previous_found = find_points(text);
-      previous_text = text;
+    std::size_t same_as = 0;
+    while (same_as < k && texts[same_as] != text) ++same_as;
+    if (same_as == k) {
+      texts[k] = text;
+      found[k] = find_points(text);
     }
-    for (Points p : previous_found) {
+    for (Points p : found[same_as]) {
       std::string when = when_of(condition_at(p.offset));
       std::string ed = select::to_string(e);
       auto same = std::find_if(out.begin(), out.end(), [&](const PointsEntry& q) {
@@ -1280,7 +1328,7 @@ void PageExtractor::notes_of(const Collected& c, Rule& rule, std::size_t level) 
     for (auto& ref : inner.references)
       if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
         rule.references.push_back(ref);
-    if (!note.text.c1.empty() || !note.text.c2.empty() || !note.text.we.empty()) rule.notes.push_back(std::move(note));
+    if (!empty(note.text)) rule.notes.push_back(std::move(note));
     notes_of(inner, rule, level + 1);
   }
 }
@@ -1332,7 +1380,9 @@ std::string PageExtractor::unique_id(std::string id) {
 }
 
 // `cond_node` is the node whose full condition is the rule's: the description cell of a
-// raw row (its own show… class counts), the ScoringRow node itself.
+// raw row (its own show… class counts), the ScoringRow node itself. `rule` is already
+// the last of out_.rules: a Rule has two dozen members, and moving it in costs more than
+// building it there.
 void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const Collected& d, const Collected& r,
                                 std::size_t origin_index) {
   const Node& n = doc_.node(at);
@@ -1379,7 +1429,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
       rule.references.push_back(ref);
   notes_of(r, rule, 2);
   rule.points = points_of(r.runs);
-  rule.points_unparsed = rule.points.empty() && !(rule.rules.c1.empty() && rule.rules.c2.empty() && rule.rules.we.empty());
+  rule.points_unparsed = rule.points.empty() && !empty(rule.rules);
   place(rule, n.span.begin, origin_index < expansion_.semantic.size() ? &expansion_.semantic[origin_index].origin : nullptr);
   // Ids name where a reader finds the rule; a sub-rule lives under its parent's id.
   std::string what = slug(rule.description.text, m_.id_words);
@@ -1408,7 +1458,6 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   // The usual case, an id not yet used, costs one lookup.
   if (auto [it, fresh] = ids_.try_emplace(id, 1); fresh) {
     rule.id = std::move(id);
-    out_.rules.push_back(std::move(rule));
     return;
   }
   std::string wanted = id;
@@ -1420,7 +1469,6 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
                   "rule id '" + wanted + "' already used on this page; this rule is '" + unique + "'");
   }
   rule.id = std::move(unique);
-  out_.rules.push_back(std::move(rule));
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "preprocess/restore_lines.hpp"
 #include "select/tree_conditions.hpp"
 #include "select/variants.hpp"
+#include "support/source.hpp"
 
 namespace wikic::extract {
 namespace {
@@ -227,18 +228,25 @@ std::string slug(std::string_view s, std::size_t max_words) {
   std::string out(s.size(), '\0');
   char* const begin = out.data();
   char* o = begin;
+  // ASCII only, as std::isalnum/std::tolower in the "C" locale: each byte's lower-case
+  // form if alphanumeric, else 0.
+  static constexpr auto slug_byte = [] {
+    std::array<char, 256> t{};
+    for (int c = '0'; c <= '9'; ++c) t[c] = static_cast<char>(c);
+    for (int c = 'a'; c <= 'z'; ++c) t[c] = static_cast<char>(c);
+    for (int c = 'A'; c <= 'Z'; ++c) t[c] = static_cast<char>(c - 'A' + 'a');
+    return t;
+  }();
   std::size_t words = 0;
   bool dash = false;
   for (unsigned char c : s) {
-    // ASCII only, as std::isalnum/std::tolower in the "C" locale, without the calls.
-    bool upper = c >= 'A' && c <= 'Z';
-    if (upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+    if (char l = slug_byte[c]) {
       if (dash && o != begin) {
         if (++words >= max_words) break;
         *o++ = '-';
       }
       dash = false;
-      *o++ = static_cast<char>(upper ? c - 'A' + 'a' : c);
+      *o++ = l;
     } else {
       dash = true;
     }
@@ -335,6 +343,11 @@ private:
   // --- walk ---
   void walk(NodeId id, int depth);
   bool visit(NodeId id);
+  /// The kinds visit() does something for (else it only descends).
+  static bool visit_matters(NodeKind k) {
+    return k == NodeKind::Heading || k == NodeKind::Table || k == NodeKind::TableRow || k == NodeKind::TableCell ||
+           k == NodeKind::SemanticTemplate || k == NodeKind::Element || k == NodeKind::Paragraph;
+  }
   void leave(NodeId id);
   bool legend_table(NodeId table);
   bool rule_row(NodeId row);
@@ -420,7 +433,9 @@ private:
   std::vector<char> cell_done_;
   std::unordered_map<std::string, std::size_t> ids_;
   mutable std::vector<ClassFacts> facts_;  ///< by NodeId
-  mutable std::vector<NodeId> path_;        ///< node_text's walk
+  mutable std::vector<NodeId> path_;        ///< node_text's and first_byte's walk
+  static constexpr std::int16_t kFirstByteUnknown = -2;
+  mutable std::vector<std::int16_t> first_bytes_;  ///< first_byte() by NodeId, once known
   support::DiagnosticSink quiet_;
   std::string id_prefix_, id_prefix_place_, id_prefix_block_;  ///< finish_rule's "page/step/block/"
   bool id_prefix_valid_ = false;
@@ -466,6 +481,7 @@ PageRules PageExtractor::run() {
   for (std::size_t i = 0; i < expansion_.semantic.size(); ++i) by_marker_[expansion_.semantic[i].marker] = i;
   cell_done_.assign(doc_.size(), 0);
   facts_.assign(doc_.size(), ClassFacts{});
+  first_bytes_.assign(doc_.size(), kFirstByteUnknown);
   // A rule comes from a table row or a ScoringRow node, one at most from each: room for
   // all of them up front spares the rules (large records) being moved as the vector grows.
   std::size_t rows = 0;
@@ -478,11 +494,14 @@ PageRules PageExtractor::run() {
   const std::size_t walked = out_.non_rules.size();
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
   // restored source; they can hide whole rows (the legend's commented-out action row).
-  std::optional<support::LineIndex> lines;  // built at the first comment: most pages have none
+  // Comments come in text order: each position is advanced from the one before, so no
+  // line index of the whole page is built (LineIndex::position gives the same).
+  support::Position pos{1, 1};
+  std::size_t pos_offset = 0;
   for (std::size_t at = text.find("<!--"); at != std::string::npos; at = text.find("<!--", at + 4)) {
     std::size_t end = text.find("-->", at + 4);
-    if (!lines) lines.emplace(text);
-    auto pos = lines->position(at);
+    pos = support::advance(pos, std::string_view(text).substr(pos_offset, at - pos_offset));
+    pos_offset = at;
     std::string_view body = std::string_view(text).substr(at + 4, (end == std::string::npos ? text.size() : end) - at - 4);
     std::size_t cells = commented_cells(m_, body);
     if (cells) {
@@ -526,7 +545,13 @@ void PageExtractor::walk(NodeId id, int depth) {
     leave(id);
     return;
   }
-  for (NodeId c = doc_.node(id).first_child; c != kNoNode; c = doc_.node(c).next_sibling) walk(c, depth + 1);
+  for (NodeId c = doc_.node(id).first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
+    // A leaf that visit() passes by (text, entities, links without a caption…) does
+    // nothing there or in leave(); a third of a page's nodes are such.
+    const Node& cn = doc_.node(c);
+    if (cn.first_child == kNoNode && depth < 400 && !visit_matters(cn.kind)) continue;
+    walk(c, depth + 1);
+  }
   leave(id);
 }
 
@@ -644,7 +669,12 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
 // unless finish() could trim it (a byte of "→", which may end the text): then node_text
 // decides. Most cells and rows are told apart by that byte alone, so it is found without
 // building the text.
+//
+// A row, its first cell and the elements in that cell share their first byte: once found,
+// it is noted for every node between `id` and the text it is in (all text before it in
+// their subtrees was whitespace), so the walk down that spine is made once.
 int PageExtractor::first_byte(NodeId id) const {
+  if (first_bytes_[id] != kFirstByteUnknown) return first_bytes_[id];
   auto exact = [&] {
     std::string t = node_text(id, 0);
     return t.empty() ? -1 : static_cast<int>(static_cast<unsigned char>(t[0]));
@@ -659,6 +689,8 @@ int PageExtractor::first_byte(NodeId id) const {
         if (is_space(ch)) continue;
         auto b = static_cast<unsigned char>(ch);
         if (b == 0xE2 || b == 0x86 || b == 0x92) return exact();
+        for (NodeId a : path_) first_bytes_[a] = b;
+        first_bytes_[n] = b;
         return b;
       }
     } else if (x.kind == NodeKind::Entity) {
@@ -1272,7 +1304,9 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
     // Every edition reads what the first does: each expression found is one entry that
     // all editions share (an empty `editions`), as the general loop below would make it.
     gather(order[0]);
-    for (Points& p : find_points(text)) {
+    std::vector<Points> found = find_points(text);
+    out.reserve(found.size());
+    for (Points& p : found) {
       std::string when = when_of(condition_at(p.offset));
       p.offset = 0;  // offsets into a per-edition text mean nothing to a reader
       out.push_back({std::move(p), std::move(when), {}});

@@ -153,29 +153,48 @@ public:
     std::uint64_t y = x ^ (ones * c);
     return ~(((y & low7) + low7) | y) & ~low7;
   }
-  static bool single_spaced(std::string_view m) {
-    const char* p = m.data();
-    std::size_t n = m.size(), i = 0;
-    bool previous_space = false;
-    for (; i + 8 <= n; i += 8) {
-      std::uint64_t x;
-      std::memcpy(&x, p + i, 8);
-      if (bytes_equal(x, '\t') | bytes_equal(x, '\n') | bytes_equal(x, '\r')) return false;
-      std::uint64_t spaces = bytes_equal(x, ' ');
-      // Byte order: as loaded, byte k of the text is bits 8k..8k+7 on little-endian
-      // machines, and the previous byte of each is the one a shift by 8 moves up.
-      std::uint64_t pairs = spaces & ((spaces << 8) | (previous_space ? 0x80ull : 0));
-      if (std::endian::native != std::endian::little) return single_spaced_slowly(m);
-      if (pairs) return false;
-      previous_space = spaces >> 63;
-    }
-    for (; i < n; ++i) {
-      if (p[i] == '\t' || p[i] == '\n' || p[i] == '\r') return false;
-      bool space = p[i] == ' ';
-      if (space && previous_space) return false;
-      previous_space = space;
-    }
+  /// The exact mask of bytes below 0x21 (space and the control bytes).
+  static std::uint64_t bytes_below_0x21(std::uint64_t x) {
+    constexpr std::uint64_t ones = 0x0101010101010101ull, low7 = 0x7F7F7F7F7F7F7F7Full;
+    return ~(((x & low7) + ones * (0x80 - 0x21)) | x) & ~low7;
+  }
+  /// Whether the eight bytes hold no control byte and no two spaces in a row; `previous`
+  /// is the high-bit mask the byte before them contributes (a space: 0x80).
+  static bool block_single_spaced(std::uint64_t x, std::uint64_t previous, bool& last_space) {
+    std::uint64_t low = bytes_below_0x21(x);
+    last_space = false;
+    if (!low) return true;  // a run of letters: the usual block
+    std::uint64_t spaces = bytes_equal(x, ' ');
+    // A tab, newline or return (or another control byte, which the slow path copies
+    // as it is) sends the piece to append_slowly.
+    if (low != spaces) return false;
+    // Byte order: as loaded, byte k of the text is bits 8k..8k+7 on little-endian
+    // machines, and the previous byte of each is the one a shift by 8 moves up.
+    if (spaces & ((spaces << 8) | previous)) return false;
+    last_space = spaces >> 63;
     return true;
+  }
+  static bool single_spaced(std::string_view m) {
+    if (std::endian::native != std::endian::little) return single_spaced_slowly(m);
+    const char* p = m.data();
+    std::size_t n = m.size();
+    bool space = false;
+    std::uint64_t x;
+    if (n < 8) {
+      x = 0x4141414141414141ull;  // padded with 'A', which is neither space nor control
+      std::memcpy(&x, p, n);
+      return block_single_spaced(x, 0, space);
+    }
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      std::memcpy(&x, p + i, 8);
+      if (!block_single_spaced(x, space ? 0x80ull : 0, space)) return false;
+    }
+    if (i == n) return true;
+    // The last eight bytes, overlapping checked ones: the pair across their first byte
+    // lay inside the block before, so only pairs within them are new.
+    std::memcpy(&x, p + n - 8, 8);
+    return block_single_spaced(x, 0, space);
   }
   static bool single_spaced_slowly(std::string_view m) {
     for (std::size_t i = 0; i < m.size(); ++i)
@@ -363,12 +382,14 @@ private:
   /// the vocabulary once per page.
   unsigned shown_in(const select::Condition& c) const {
     if (!c.identity()) return true_shown_;
-    // A walk hands the same condition to every run under one element: asked once.
-    if (!c.same(last_shown_condition_)) {
-      last_shown_ = shown_by_vocabulary(c);
-      last_shown_condition_ = c;  // kept alive, so its address names no other condition
+    // A cell's runs alternate between a few conditions (the cell's, a span's): a small
+    // table by the terms' address answers those without the vocabulary.
+    auto& slot = shown_cache_[(reinterpret_cast<std::uintptr_t>(c.identity()) >> 4) % shown_cache_.size()];
+    if (!c.same(slot.condition)) {
+      slot.shown = shown_by_vocabulary(c);
+      slot.condition = c;  // kept alive, so its address names no other condition
     }
-    return last_shown_;
+    return slot.shown;
   }
   unsigned shown_by_vocabulary(const select::Condition& c) const;
   /// to_string(simplify(c)), the relative condition of a note or points entry.
@@ -453,8 +474,11 @@ private:
   std::optional<std::string> parent_override_;
   // Per-page memos and scratch buffers (see their users).
   unsigned true_shown_ = kAllEditions;
-  mutable select::Condition last_shown_condition_;
-  mutable unsigned last_shown_ = kAllEditions;
+  struct ShownSlot {
+    select::Condition condition;
+    unsigned shown = kAllEditions;
+  };
+  mutable std::array<ShownSlot, 16> shown_cache_;
   std::string true_when_;
   std::vector<std::unique_ptr<Collected>> scratch_;
   mutable std::vector<std::pair<NodeId, bool>> triggers_todo_;
@@ -1125,7 +1149,8 @@ std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
 void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth) {
   if (depth > 200) return;
   const Node& n = doc_.node(id);
-  select::Condition here = cond;
+  // Most nodes hand their parent's condition down as it is: no copy of it is made then.
+  select::Condition conjoined;
   auto descend = [&](const select::Condition& c) {
     for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, c, out, skip_lists, depth + 1);
   };
@@ -1174,8 +1199,8 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     }
     case NodeKind::List:
       if (skip_lists) {
-        here = select::conjoin(cond, own(id));
-        for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, here, out, skip_lists, depth + 1);
+        conjoined = select::conjoin(cond, own(id));
+        for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, conjoined, out, skip_lists, depth + 1);
         return;
       }
       break;
@@ -1199,14 +1224,18 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     default:
       break;
   }
+  const select::Condition* here = &cond;
   if (n.kind == NodeKind::Element || n.kind == NodeKind::TableCell || n.kind == NodeKind::List ||
       n.kind == NodeKind::ListItem) {
-    here = select::conjoin(cond, own(id));  // tree_conditions already reported the lints
+    // tree_conditions already reported the lints; the cell's own class is the rule's.
+    if (!(n.kind == NodeKind::TableCell && depth == 0)) {
+      conjoined = select::conjoin(cond, own(id));
+      here = &conjoined;
+    }
     if (n.kind == NodeKind::Element && (n.name == "div" || n.name == "p" || n.name == "li"))
       out.runs.push_back({" ", cond, shown_in(cond)});
   }
-  if (n.kind == NodeKind::TableCell && depth == 0) here = cond;  // the cell's own class is the rule's
-  descend(here);
+  descend(*here);
 }
 
 unsigned PageExtractor::shown_by_vocabulary(const select::Condition& c) const {

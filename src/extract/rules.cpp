@@ -123,6 +123,16 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+/// name == tag for short tag names, byte by byte (a call to memcmp costs more than the
+/// comparison for two or three bytes).
+template <std::size_t N>
+bool is_name(std::string_view name, const char (&tag)[N]) {
+  if (name.size() != N - 1) return false;
+  for (std::size_t i = 0; i + 1 < N; ++i)
+    if (name[i] != tag[i]) return false;
+  return true;
+}
+
 /// Builds clean() text from pieces: whitespace collapsed to single spaces, trimmed, and
 /// a dangling trigger arrow dropped. Appends whole runs of non-space bytes at once (rule
 /// texts are megabytes per page).
@@ -220,9 +230,14 @@ public:
     }
   }
   void finish() {
-    const std::string_view arrow = "\xE2\x86\x92";  // "→" before the trigger icons
-    while (out_.size() >= arrow.size() && std::string_view(out_).substr(out_.size() - arrow.size()) == arrow) {
-      out_.erase(out_.size() - arrow.size());
+    // "→" (E2 86 92) before the trigger icons; its last byte first, which rules out
+    // nearly every text at once.
+    auto arrow_at_end = [&] {
+      std::size_t n = out_.size();
+      return n >= 3 && out_[n - 1] == '\x92' && out_[n - 2] == '\x86' && out_[n - 3] == '\xE2';
+    };
+    while (arrow_at_end()) {
+      out_.erase(out_.size() - 3);
       while (!out_.empty() && out_.back() == ' ') out_.pop_back();
     }
   }
@@ -1212,11 +1227,11 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       break;
     case NodeKind::Element:
       if (facts(n).box) return;  // the trigger icons, read by triggers_in
-      if (n.name == "br") {
+      if (is_name(n.name, "br")) {
         out.runs.push_back({" ", cond, shown_in(cond)});
         return;
       }
-      if (skip_lists && n.name == "li") {
+      if (skip_lists && is_name(n.name, "li")) {
         out.items.emplace_back(id, select::conjoin(cond, own(id)));
         return;
       }
@@ -1232,7 +1247,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       conjoined = select::conjoin(cond, own(id));
       here = &conjoined;
     }
-    if (n.kind == NodeKind::Element && (n.name == "div" || n.name == "p" || n.name == "li"))
+    if (n.kind == NodeKind::Element && (is_name(n.name, "div") || is_name(n.name, "p") || is_name(n.name, "li")))
       out.runs.push_back({" ", cond, shown_in(cond)});
   }
   descend(*here);
@@ -1254,7 +1269,7 @@ Collected& PageExtractor::scratch(std::size_t level) {
 
 void PageExtractor::count_use(std::string_view reason, std::size_t n) {
   for (auto& [name, count] : use_counts_)
-    if (name == reason) {
+    if ((name.data() == reason.data() && name.size() == reason.size()) || name == reason) {
       *count += n;
       return;
     }

@@ -418,6 +418,9 @@ private:
   bool edition_blind(const std::vector<Run>& runs) const;
   std::vector<PointsEntry> points_of(const std::vector<Run>& runs);
   void notes_of(const Collected& c, Rule& rule, std::size_t level);
+  /// Whether `id` or a node above it is in conditions_.projection_only (remembered per
+  /// node: the rows of a table share all of their path but the last steps).
+  bool projection_on_path(NodeId id);
   /// ++by_use[reason] without building the key each time (`reason` must outlive the page).
   void count_use(std::string_view reason, std::size_t n = 1);
   void finish_rule(Rule& rule, NodeId at, NodeId cond_node, const Collected& desc, const Collected& rules,
@@ -496,8 +499,10 @@ private:
   mutable std::array<ShownSlot, 16> shown_cache_;
   std::string true_when_;
   std::vector<std::unique_ptr<Collected>> scratch_;
-  mutable std::vector<std::pair<NodeId, bool>> triggers_todo_;
+  mutable std::vector<NodeId> triggers_path_;
   std::vector<std::pair<std::string_view, std::size_t*>> use_counts_;
+  std::vector<std::int8_t> projection_above_;  ///< projection_on_path() by NodeId: -1 unknown
+  std::vector<NodeId> projection_chain_;
   std::string points_text_;
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
   /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
@@ -1132,16 +1137,16 @@ bool PageExtractor::scoring_row(NodeId node) {
 
 std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
   std::vector<std::string> out;
-  auto& todo = triggers_todo_;  // (node, inside a trigger box); kept for its capacity
-  todo.clear();
-  todo.emplace_back(cell, false);
-  while (!todo.empty()) {
-    auto [id, boxed] = todo.back();
-    todo.pop_back();
+  // Depth first through the cell, nested tables left out (their rules have their own
+  // icons), with the path kept: `box` is the outermost trigger box the node is in.
+  auto& path = triggers_path_;
+  path.clear();
+  NodeId id = cell, box = kNoNode;
+  for (bool walked = false; !walked;) {
     const Node& n = doc_.node(id);
-    if (n.kind == NodeKind::Table && id != cell) continue;
-    boxed = boxed || (n.kind == NodeKind::Element && facts(n).box);
-    if (boxed && n.kind == NodeKind::FileLink) {
+    bool descend = !(n.kind == NodeKind::Table && id != cell);
+    if (descend && box == kNoNode && n.kind == NodeKind::Element && facts(n).box) box = id;
+    if (descend && box != kNoNode && n.kind == NodeKind::FileLink) {
       std::string name(n.name);
       if (auto colon = name.find(':'); colon != std::string::npos) name.erase(0, colon + 1);
       for (const auto& [prefix, trigger] : m_.icons)
@@ -1154,7 +1159,25 @@ std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
           out.push_back(t);
         }
     }
-    for (NodeId c = n.first_child; c != kNoNode; c = doc_.node(c).next_sibling) todo.emplace_back(c, boxed);
+    if (descend && n.first_child != kNoNode) {
+      path.push_back(id);
+      id = n.first_child;
+      continue;
+    }
+    for (;;) {
+      if (id == cell) {
+        walked = true;
+        break;
+      }
+      if (id == box) box = kNoNode;
+      NodeId next = doc_.node(id).next_sibling;
+      if (next != kNoNode) {
+        id = next;
+        break;
+      }
+      id = path.back();
+      path.pop_back();
+    }
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -1265,6 +1288,21 @@ Collected& PageExtractor::scratch(std::size_t level) {
   Collected& c = *scratch_[level];
   c.clear();
   return c;
+}
+
+bool PageExtractor::projection_on_path(NodeId id) {
+  if (conditions_.projection_only.empty()) return false;
+  if (projection_above_.empty()) projection_above_.assign(doc_.size(), -1);
+  auto& chain = projection_chain_;
+  chain.clear();
+  NodeId a = id;
+  for (; a != kNoNode && projection_above_[a] < 0; a = doc_.node(a).parent) chain.push_back(a);
+  bool above = a != kNoNode && projection_above_[a] > 0;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    above = above || conditions_.projection_only.count(*it) > 0;
+    projection_above_[*it] = above ? 1 : 0;
+  }
+  return above;
 }
 
 void PageExtractor::count_use(std::string_view reason, std::size_t n) {
@@ -1474,7 +1512,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   // the path condition, but shows its row only with what it requires (schema/selectors
   // .yaml `requires`): the Messages reminder of a step is no rule without Messages.
   bool described = !use_row_condition_;
-  if (!use_row_condition_ && !conditions_.projection_only.empty()) {
+  if (!use_row_condition_ && projection_on_path(cond_node)) {
     bool required = false;
     for (NodeId a = cond_node; a != kNoNode; a = doc_.node(a).parent)
       if (auto it = conditions_.projection_only.find(a); it != conditions_.projection_only.end()) {

@@ -610,13 +610,18 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
   // Document::classes without its vector: the last `class` attribute, split at spaces.
   const parse::Attribute* attr = nullptr;
   for (const parse::Attribute& a : doc_.attributes(n))
-    if (a.name.size() == 5 && std::equal(a.name.begin(), a.name.end(), "class", [](char x, char y) {
-          return (x >= 'A' && x <= 'Z' ? static_cast<char>(x - 'A' + 'a') : x) == y;
-        }))
+    // ASCII case-insensitively: (b | 0x20) == 'c' holds for 'c' and 'C' only, and so
+    // for each letter of "class".
+    if (a.name.size() == 5 && (a.name[0] | 0x20) == 'c' && (a.name[1] | 0x20) == 'l' && (a.name[2] | 0x20) == 'a' &&
+        (a.name[3] | 0x20) == 's' && (a.name[4] | 0x20) == 's')
       attr = &a;
   if (!attr) return f;
   std::string_view value = attr->value;
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; };
+  // Bytes at most ' ' are tested against the five class separators only (HTML's ASCII
+  // whitespace); everything else is part of a class name.
+  auto space = [](char c) {
+    return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f');
+  };
   for (std::size_t i = 0; i < value.size();) {
     while (i < value.size() && space(value[i])) ++i;
     std::size_t b = i;

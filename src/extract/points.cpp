@@ -7,10 +7,20 @@
 #include <stdexcept>
 #include <yaml-cpp/yaml.h>
 
+#include "extract/schema_file.hpp"
 #include "grammar/points.hpp"
 #include "support/embedded.hpp"
 
 namespace wikic::extract {
+
+const YAML::Node& extract_schema() {
+  static const YAML::Node schema = [] {
+    auto bytes = support::embedded_file("extract.yaml");
+    if (!bytes) throw std::logic_error("schema/extract.yaml is not embedded");
+    return YAML::Load(std::string(*bytes));
+  }();
+  return schema;
+}
 
 const char* to_string(PointsOp op) {
   switch (op) {
@@ -24,9 +34,7 @@ const char* to_string(PointsOp op) {
 
 const PointBases& point_bases() {
   static const PointBases bases = [] {
-    auto bytes = support::embedded_file("extract.yaml");
-    if (!bytes) throw std::logic_error("schema/extract.yaml is not embedded");
-    YAML::Node y = YAML::Load(std::string(*bytes));
+    const YAML::Node& y = extract_schema();
     PointBases out;
     for (const auto& b : y["point_bases"])
       out.emplace(b["form"].as<std::string>() + ":" + b["words"].as<std::string>(), b["basis"].as<std::string>());
@@ -64,9 +72,14 @@ bool word_may_start(const char* p, const char* end) {
 
 std::vector<Points> find_points(std::string_view text, const PointBases& bases) {
   std::vector<Points> out;
+  // Every form of the grammar holds the word "point" (points_expression: the unit), so
+  // no expression starts after its last occurrence: the scan stops there.
+  std::size_t last_point = text.rfind("point");
+  if (last_point == std::string_view::npos) return out;
   const char* begin = text.data();
   const char* end = begin + text.size();
-  for (const char* p = begin; p < end;) {
+  const char* limit = begin + last_point;
+  for (const char* p = begin; p <= limit;) {
     auto c = static_cast<unsigned char>(*p);
     bool boundary = p == begin || !ascii_alnum(static_cast<unsigned char>(p[-1]));
     bool can_start = c == '(' || ascii_digit(c) || ascii_alpha(c) || c == 0xC3 || c == '*' || c == '-';

@@ -5,21 +5,23 @@
 #include "extract/rules.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
-#include <deque>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
 #include <yaml-cpp/yaml.h>
 
+#include "extract/schema_file.hpp"
 #include "parse/parser.hpp"
 #include "preprocess/restore_lines.hpp"
 #include "select/tree_conditions.hpp"
 #include "select/variants.hpp"
-#include "support/embedded.hpp"
+#include "support/source.hpp"
 
 namespace wikic::extract {
 namespace {
@@ -46,6 +48,11 @@ struct Mapping {
   /// The first bytes of those prefixes; `all` when one is empty (any text may match).
   std::string heading_initials, non_rule_initials;
   bool heading_any = false, non_rule_any = false;
+  /// The lengths (bit n: length n, all lengths of 64 and more on bit 63) and first bytes
+  /// of every class extraction knows: most class names on a page (show…, wikitable) fail
+  /// one of these and need no lookup.
+  std::uint64_t class_lengths = 0;
+  std::array<bool, 256> class_initials{};
 };
 
 template <class T>
@@ -63,9 +70,7 @@ void read_map(const YAML::Node& n, std::map<std::string, std::string, std::less<
 // once at first use rather than being reported per page.
 const Mapping& mapping() {
   static const Mapping m = [] {
-    auto bytes = support::embedded_file("extract.yaml");
-    if (!bytes) throw std::logic_error("schema/extract.yaml is not embedded");
-    YAML::Node y = YAML::Load(std::string(*bytes));
+    const YAML::Node& y = extract_schema();
     Mapping r;
     r.version = y["version"].as<int>();
     read_map(y["kinds"], r.kinds);
@@ -100,6 +105,15 @@ const Mapping& mapping() {
       if (start.empty()) r.non_rule_any = true;
       else r.non_rule_initials += start[0];
     }
+    auto known_class = [&r](std::string_view c) {
+      r.class_lengths |= std::uint64_t{1} << std::min<std::size_t>(c.size(), 63);
+      if (!c.empty()) r.class_initials[static_cast<unsigned char>(c[0])] = true;
+    };
+    for (const auto& [c, kind] : r.kinds) known_class(c);
+    known_class(r.core_class);
+    known_class(r.box_class);
+    for (const auto& c : r.legend_classes) known_class(c);
+    for (const auto& c : r.phase_box_classes) known_class(c);
     return r;
   }();
   return m;
@@ -108,6 +122,16 @@ const Mapping& mapping() {
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/// name == tag for short tag names, byte by byte (a call to memcmp costs more than the
+/// comparison for two or three bytes).
+template <std::size_t N>
+bool is_name(std::string_view name, const char (&tag)[N]) {
+  if (name.size() != N - 1) return false;
+  for (std::size_t i = 0; i + 1 < N; ++i)
+    if (name[i] != tag[i]) return false;
+  return true;
+}
 
 /// Builds clean() text from pieces: whitespace collapsed to single spaces, trimmed, and
 /// a dangling trigger arrow dropped. Appends whole runs of non-space bytes at once (rule
@@ -139,29 +163,48 @@ public:
     std::uint64_t y = x ^ (ones * c);
     return ~(((y & low7) + low7) | y) & ~low7;
   }
-  static bool single_spaced(std::string_view m) {
-    const char* p = m.data();
-    std::size_t n = m.size(), i = 0;
-    bool previous_space = false;
-    for (; i + 8 <= n; i += 8) {
-      std::uint64_t x;
-      std::memcpy(&x, p + i, 8);
-      if (bytes_equal(x, '\t') | bytes_equal(x, '\n') | bytes_equal(x, '\r')) return false;
-      std::uint64_t spaces = bytes_equal(x, ' ');
-      // Byte order: as loaded, byte k of the text is bits 8k..8k+7 on little-endian
-      // machines, and the previous byte of each is the one a shift by 8 moves up.
-      std::uint64_t pairs = spaces & ((spaces << 8) | (previous_space ? 0x80ull : 0));
-      if (std::endian::native != std::endian::little) return single_spaced_slowly(m);
-      if (pairs) return false;
-      previous_space = spaces >> 63;
-    }
-    for (; i < n; ++i) {
-      if (p[i] == '\t' || p[i] == '\n' || p[i] == '\r') return false;
-      bool space = p[i] == ' ';
-      if (space && previous_space) return false;
-      previous_space = space;
-    }
+  /// The exact mask of bytes below 0x21 (space and the control bytes).
+  static std::uint64_t bytes_below_0x21(std::uint64_t x) {
+    constexpr std::uint64_t ones = 0x0101010101010101ull, low7 = 0x7F7F7F7F7F7F7F7Full;
+    return ~(((x & low7) + ones * (0x80 - 0x21)) | x) & ~low7;
+  }
+  /// Whether the eight bytes hold no control byte and no two spaces in a row; `previous`
+  /// is the high-bit mask the byte before them contributes (a space: 0x80).
+  static bool block_single_spaced(std::uint64_t x, std::uint64_t previous, bool& last_space) {
+    std::uint64_t low = bytes_below_0x21(x);
+    last_space = false;
+    if (!low) return true;  // a run of letters: the usual block
+    std::uint64_t spaces = bytes_equal(x, ' ');
+    // A tab, newline or return (or another control byte, which the slow path copies
+    // as it is) sends the piece to append_slowly.
+    if (low != spaces) return false;
+    // Byte order: as loaded, byte k of the text is bits 8k..8k+7 on little-endian
+    // machines, and the previous byte of each is the one a shift by 8 moves up.
+    if (spaces & ((spaces << 8) | previous)) return false;
+    last_space = spaces >> 63;
     return true;
+  }
+  static bool single_spaced(std::string_view m) {
+    if (std::endian::native != std::endian::little) return single_spaced_slowly(m);
+    const char* p = m.data();
+    std::size_t n = m.size();
+    bool space = false;
+    std::uint64_t x;
+    if (n < 8) {
+      x = 0x4141414141414141ull;  // padded with 'A', which is neither space nor control
+      std::memcpy(&x, p, n);
+      return block_single_spaced(x, 0, space);
+    }
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      std::memcpy(&x, p + i, 8);
+      if (!block_single_spaced(x, space ? 0x80ull : 0, space)) return false;
+    }
+    if (i == n) return true;
+    // The last eight bytes, overlapping checked ones: the pair across their first byte
+    // lay inside the block before, so only pairs within them are new.
+    std::memcpy(&x, p + n - 8, 8);
+    return block_single_spaced(x, 0, space);
   }
   static bool single_spaced_slowly(std::string_view m) {
     for (std::size_t i = 0; i < m.size(); ++i)
@@ -187,9 +230,14 @@ public:
     }
   }
   void finish() {
-    const std::string_view arrow = "\xE2\x86\x92";  // "→" before the trigger icons
-    while (out_.size() >= arrow.size() && std::string_view(out_).substr(out_.size() - arrow.size()) == arrow) {
-      out_.erase(out_.size() - arrow.size());
+    // "→" (E2 86 92) before the trigger icons; its last byte first, which rules out
+    // nearly every text at once.
+    auto arrow_at_end = [&] {
+      std::size_t n = out_.size();
+      return n >= 3 && out_[n - 1] == '\x92' && out_[n - 2] == '\x86' && out_[n - 3] == '\xE2';
+    };
+    while (arrow_at_end()) {
+      out_.erase(out_.size() - 3);
       while (!out_.empty() && out_.back() == ' ') out_.pop_back();
     }
   }
@@ -209,23 +257,35 @@ std::string clean(std::string_view s) {
 }
 
 std::string slug(std::string_view s, std::size_t max_words) {
-  std::string out;
+  // A slug is never longer than its text: written through a pointer into a buffer of
+  // that size, then cut to length (a push_back per byte costs more than the byte).
+  std::string out(s.size(), '\0');
+  char* const begin = out.data();
+  char* o = begin;
+  // ASCII only, as std::isalnum/std::tolower in the "C" locale: each byte's lower-case
+  // form if alphanumeric, else 0.
+  static constexpr auto slug_byte = [] {
+    std::array<char, 256> t{};
+    for (int c = '0'; c <= '9'; ++c) t[c] = static_cast<char>(c);
+    for (int c = 'a'; c <= 'z'; ++c) t[c] = static_cast<char>(c);
+    for (int c = 'A'; c <= 'Z'; ++c) t[c] = static_cast<char>(c - 'A' + 'a');
+    return t;
+  }();
   std::size_t words = 0;
   bool dash = false;
   for (unsigned char c : s) {
-    // ASCII only, as std::isalnum/std::tolower in the "C" locale, without the calls.
-    bool upper = c >= 'A' && c <= 'Z';
-    if (upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-      if (dash && !out.empty()) {
+    if (char l = slug_byte[c]) {
+      if (dash && o != begin) {
         if (++words >= max_words) break;
-        out += '-';
+        *o++ = '-';
       }
       dash = false;
-      out += static_cast<char>(upper ? c - 'A' + 'a' : c);
+      *o++ = l;
     } else {
       dash = true;
     }
   }
+  out.resize(static_cast<std::size_t>(o - begin));
   return out;
 }
 
@@ -235,26 +295,41 @@ std::string lower(std::string_view s) {
   return r;
 }
 
+/// Bit of an edition in a Run's `shown` mask.
+constexpr unsigned edition_bit(select::Edition e) { return 1u << static_cast<unsigned>(e); }
+constexpr unsigned kAllEditions =
+    edition_bit(select::Edition::C1) | edition_bit(select::Edition::C2) | edition_bit(select::Edition::WE);
+
 /// A piece of text and the condition it is shown under (select::TextRun, viewing the
-/// document instead of copying it).
+/// document instead of copying it). `shown` holds, per edition, whether the condition is
+/// satisfiable under it: every reading of the run asks that, so it is asked once.
 struct Run {
   std::string_view text;
   select::Condition condition;
+  unsigned shown = kAllEditions;
 };
 
-/// Everything a text walk over one cell (or template parameter) yields.
+/// Everything a text walk over one cell (or template parameter) yields. One is reused
+/// for many cells (clear() keeps the capacity), so a rule costs no fresh vectors.
 struct Collected {
   std::vector<Run> runs;
-  /// Run texts that are not in the document (decoded entities, nowiki text); a deque
-  /// never moves its strings, so the runs' views stay valid.
-  std::deque<std::string> owned;
-  void add_owned(std::string text, const select::Condition& cond) {
-    owned.push_back(std::move(text));
-    runs.push_back({owned.back(), cond});
+  /// Run texts that are not in the document (decoded entities, nowiki text), each on the
+  /// heap of its own, so the runs' views stay valid whatever is added later.
+  std::vector<std::unique_ptr<std::string>> owned;
+  void add_owned(std::string text, const select::Condition& cond, unsigned shown) {
+    owned.push_back(std::make_unique<std::string>(std::move(text)));
+    runs.push_back({*owned.back(), cond, shown});
   }
   std::vector<std::pair<NodeId, select::Condition>> items;  ///< list items (notes), with their local condition
   std::vector<std::string> references;
   std::vector<NodeId> tables;  ///< nested tables (sub-rules)
+  void clear() {
+    runs.clear();
+    owned.clear();
+    items.clear();
+    references.clear();
+    tables.clear();
+  }
 };
 
 // The cells the completeness tally covers: those with a rule class (kinds) or the core
@@ -284,11 +359,17 @@ std::size_t commented_cells(const Mapping& m, std::string_view body) {
 }
 
 
+/// Whether no edition has any text.
+bool empty(const Variants& v) { return v.uniform ? v.text.empty() : v.c1.empty() && v.c2.empty() && v.we.empty(); }
+
 class PageExtractor {
 public:
   PageExtractor(const PageInput& in, support::DiagnosticSink& sink)
       : page_(in.page), file_(in.file), restored_(in.restored), expansion_(in.expansion), doc_(in.doc),
-        conditions_(in.conditions), locate_(in.locate), sink_(sink), m_(mapping()), v_(select::Vocabulary::builtin()) {}
+        conditions_(in.conditions), locate_(in.locate), sink_(sink), m_(mapping()), v_(select::Vocabulary::builtin()) {
+    true_shown_ = shown_by_vocabulary(select::Condition());
+    true_when_ = select::to_string(v_.simplify(select::Condition()));
+  }
 
   PageRules run();
 
@@ -296,6 +377,11 @@ private:
   // --- walk ---
   void walk(NodeId id, int depth);
   bool visit(NodeId id);
+  /// The kinds visit() does something for (else it only descends).
+  static bool visit_matters(NodeKind k) {
+    return k == NodeKind::Heading || k == NodeKind::Table || k == NodeKind::TableRow || k == NodeKind::TableCell ||
+           k == NodeKind::SemanticTemplate || k == NodeKind::Element || k == NodeKind::Paragraph;
+  }
   void leave(NodeId id);
   bool legend_table(NodeId table);
   bool rule_row(NodeId row);
@@ -307,10 +393,36 @@ private:
   void heading_like(NodeId id);
   // --- text ---
   void collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth);
+  /// The run's `shown` mask for a condition; `true`, by far the most common, is asked of
+  /// the vocabulary once per page.
+  unsigned shown_in(const select::Condition& c) const {
+    if (!c.identity()) return true_shown_;
+    // A cell's runs alternate between a few conditions (the cell's, a span's): a small
+    // table by the terms' address answers those without the vocabulary.
+    auto& slot = shown_cache_[(reinterpret_cast<std::uintptr_t>(c.identity()) >> 4) % shown_cache_.size()];
+    if (!c.same(slot.condition)) {
+      slot.shown = shown_by_vocabulary(c);
+      slot.condition = c;  // kept alive, so its address names no other condition
+    }
+    return slot.shown;
+  }
+  unsigned shown_by_vocabulary(const select::Condition& c) const;
+  /// to_string(simplify(c)), the relative condition of a note or points entry.
+  std::string when_of(const select::Condition& c) const {
+    return c.identity() ? select::to_string(v_.simplify(c)) : true_when_;
+  }
+  /// A cleared Collected for one nesting level of a rule's cells and notes (0 and 1 are
+  /// the description and rules cells, notes count up from 2).
+  Collected& scratch(std::size_t level);
   Variants variants(const std::vector<Run>& runs) const;
   bool edition_blind(const std::vector<Run>& runs) const;
-  std::vector<PointsEntry> points_of(const std::vector<Run>& runs) const;
-  void notes_of(const Collected& c, Rule& rule);
+  std::vector<PointsEntry> points_of(const std::vector<Run>& runs);
+  void notes_of(const Collected& c, Rule& rule, std::size_t level);
+  /// Whether `id` or a node above it is in conditions_.projection_only (remembered per
+  /// node: the rows of a table share all of their path but the last steps).
+  bool projection_on_path(NodeId id);
+  /// ++by_use[reason] without building the key each time (`reason` must outlive the page).
+  void count_use(std::string_view reason, std::size_t n = 1);
   void finish_rule(Rule& rule, NodeId at, NodeId cond_node, const Collected& desc, const Collected& rules,
                    std::size_t origin_index);
   NodeId param_fragment(NodeId semantic, std::string_view name) const;
@@ -322,7 +434,11 @@ private:
     bool tally = false, core = false, box = false, legend = false, phase_box = false;
     const std::string* kind = nullptr;  ///< the first class in `kinds`, mapped
   };
-  const ClassFacts& facts(const Node& n) const;
+  const ClassFacts& facts(const Node& n) const {
+    const ClassFacts& f = facts_[static_cast<std::size_t>(&n - &doc_.node(0))];
+    return f.known ? f : compute_facts(n);  // asked of a node many times: the hit inline
+  }
+  const ClassFacts& compute_facts(const Node& n) const;
   bool is_scoring_cell(const Node& n) const;
   std::string kind_of(const Node& cell) const;
   /// own_selector()'s condition, lints silenced (tree_conditions reported them).
@@ -335,6 +451,8 @@ private:
   /// stop early: then the result is longer than `prefix` and its first `prefix` bytes are
   /// the full text's (enough to test the text's start; see node_text()).
   std::string node_text(NodeId id, std::size_t prefix = std::string::npos) const;
+  /// The first byte of node_text(id) (0-255), or -1 when that text is empty.
+  int first_byte(NodeId id) const;
 
   /// A warning at a node of the document, placed through the expansion's provenance.
   void warn(const Node& n, std::string message) const;
@@ -354,7 +472,9 @@ private:
   std::vector<char> cell_done_;
   std::unordered_map<std::string, std::size_t> ids_;
   mutable std::vector<ClassFacts> facts_;  ///< by NodeId
-  mutable std::vector<NodeId> path_;        ///< node_text's walk
+  mutable std::vector<NodeId> path_;        ///< node_text's and first_byte's walk
+  static constexpr std::int16_t kFirstByteUnknown = -2;
+  mutable std::vector<std::int16_t> first_bytes_;  ///< first_byte() by NodeId, once known
   support::DiagnosticSink quiet_;
   std::string id_prefix_, id_prefix_place_, id_prefix_block_;  ///< finish_rule's "page/step/block/"
   bool id_prefix_valid_ = false;
@@ -370,6 +490,29 @@ private:
   select::Condition row_condition_;
   bool use_row_condition_ = false;
   std::optional<std::string> parent_override_;
+  // Per-page memos and scratch buffers (see their users).
+  unsigned true_shown_ = kAllEditions;
+  struct ShownSlot {
+    select::Condition condition;
+    unsigned shown = kAllEditions;
+  };
+  mutable std::array<ShownSlot, 16> shown_cache_;
+  std::string true_when_;
+  std::vector<std::unique_ptr<Collected>> scratch_;
+  mutable std::vector<NodeId> triggers_path_;
+  std::vector<std::pair<std::string_view, std::size_t*>> use_counts_;
+  std::vector<std::int8_t> projection_above_;  ///< projection_on_path() by NodeId: -1 unknown
+  std::vector<NodeId> projection_chain_;
+  std::string points_text_;
+  std::vector<std::pair<std::size_t, std::size_t>> points_at_;
+  /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
+  /// entry keeps them alive, so an address is never reused for another condition).
+  struct Described {
+    select::Condition condition;
+    std::string when;
+    std::vector<std::string> atoms;
+  };
+  std::unordered_map<const void*, Described> described_;
 };
 
 // ------------------------------------------------------------------------- pipeline
@@ -382,26 +525,45 @@ PageRules PageExtractor::run() {
   for (std::size_t i = 0; i < expansion_.semantic.size(); ++i) by_marker_[expansion_.semantic[i].marker] = i;
   cell_done_.assign(doc_.size(), 0);
   facts_.assign(doc_.size(), ClassFacts{});
+  first_bytes_.assign(doc_.size(), kFirstByteUnknown);
+  // A rule comes from a table row or a ScoringRow node, one at most from each: room for
+  // all of them up front spares the rules (large records) being moved as the vector grows.
+  std::size_t rows = 0;
+  for (NodeId i = 0; i < doc_.size(); ++i) {
+    NodeKind k = doc_.node(i).kind;
+    rows += k == NodeKind::TableRow || k == NodeKind::SemanticTemplate;
+  }
+  out_.rules.reserve(rows);
   walk(doc_.root(), 0);
+  const std::size_t walked = out_.non_rules.size();
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
   // restored source; they can hide whole rows (the legend's commented-out action row).
-  std::optional<support::LineIndex> lines;  // built at the first comment: most pages have none
+  // Comments come in text order: each position is advanced from the one before, so no
+  // line index of the whole page is built (LineIndex::position gives the same).
+  support::Position pos{1, 1};
+  std::size_t pos_offset = 0;
   for (std::size_t at = text.find("<!--"); at != std::string::npos; at = text.find("<!--", at + 4)) {
     std::size_t end = text.find("-->", at + 4);
-    if (!lines) lines.emplace(text);
-    auto pos = lines->position(at);
+    pos = support::advance(pos, std::string_view(text).substr(pos_offset, at - pos_offset));
+    pos_offset = at;
     std::string_view body = std::string_view(text).substr(at + 4, (end == std::string::npos ? text.size() : end) - at - 4);
     std::size_t cells = commented_cells(m_, body);
     if (cells) {
       out_.cells.total += cells;
-      out_.cells.by_use["comment"] += cells;
+      count_use("comment", cells);
     }
     out_.non_rules.push_back({"comment", clean(body.substr(0, 80)), pos.line, pos.column, cells});
     if (end == std::string::npos) break;
   }
-  std::stable_sort(out_.non_rules.begin(), out_.non_rules.end(), [](const NonRule& a, const NonRule& b) {
-    return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-  });
+  auto before = [](const NonRule& a, const NonRule& b) { return std::tie(a.line, a.column) < std::tie(b.line, b.column); };
+  // The walk finds non-rules in document order and the comment scan does too, so the
+  // stable sort by position is usually one merge of the two runs (equal positions keep
+  // walk before comment, as the stable sort does).
+  auto middle = out_.non_rules.begin() + static_cast<std::ptrdiff_t>(walked);
+  if (std::is_sorted(out_.non_rules.begin(), middle, before) && std::is_sorted(middle, out_.non_rules.end(), before))
+    std::inplace_merge(out_.non_rules.begin(), middle, out_.non_rules.end(), before);
+  else
+    std::stable_sort(out_.non_rules.begin(), out_.non_rules.end(), before);
   for (const Rule& r : out_.rules) {
     if (!r.parent.empty()) ++out_.sub_rules;
     if (r.points_unparsed) ++out_.unparsed_points;
@@ -427,14 +589,19 @@ void PageExtractor::walk(NodeId id, int depth) {
     leave(id);
     return;
   }
-  for (NodeId c = doc_.node(id).first_child; c != kNoNode; c = doc_.node(c).next_sibling) walk(c, depth + 1);
+  for (NodeId c = doc_.node(id).first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
+    // A leaf that visit() passes by (text, entities, links without a caption…) does
+    // nothing there or in leave(); a third of a page's nodes are such.
+    const Node& cn = doc_.node(c);
+    if (cn.first_child == kNoNode && depth < 400 && !visit_matters(cn.kind)) continue;
+    walk(c, depth + 1);
+  }
   leave(id);
 }
 
-const PageExtractor::ClassFacts& PageExtractor::facts(const Node& n) const {
+const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) const {
   auto id = static_cast<std::size_t>(&n - &doc_.node(0));
   ClassFacts& f = facts_[id];
-  if (f.known) return f;
   f.known = true;
   if (n.attr_count == 0) return f;
   auto contains = [](const std::vector<std::string>& list, std::string_view c) {
@@ -443,19 +610,26 @@ const PageExtractor::ClassFacts& PageExtractor::facts(const Node& n) const {
   // Document::classes without its vector: the last `class` attribute, split at spaces.
   const parse::Attribute* attr = nullptr;
   for (const parse::Attribute& a : doc_.attributes(n))
-    if (a.name.size() == 5 && std::equal(a.name.begin(), a.name.end(), "class", [](char x, char y) {
-          return (x >= 'A' && x <= 'Z' ? static_cast<char>(x - 'A' + 'a') : x) == y;
-        }))
+    // ASCII case-insensitively: (b | 0x20) == 'c' holds for 'c' and 'C' only, and so
+    // for each letter of "class".
+    if (a.name.size() == 5 && (a.name[0] | 0x20) == 'c' && (a.name[1] | 0x20) == 'l' && (a.name[2] | 0x20) == 'a' &&
+        (a.name[3] | 0x20) == 's' && (a.name[4] | 0x20) == 's')
       attr = &a;
   if (!attr) return f;
   std::string_view value = attr->value;
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; };
+  // Bytes at most ' ' are tested against the five class separators only (HTML's ASCII
+  // whitespace); everything else is part of a class name.
+  auto space = [](char c) {
+    return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f');
+  };
   for (std::size_t i = 0; i < value.size();) {
     while (i < value.size() && space(value[i])) ++i;
     std::size_t b = i;
     while (i < value.size() && !space(value[i])) ++i;
     if (i == b) continue;
     std::string_view c = value.substr(b, i - b);
+    if (!(m_.class_lengths >> std::min<std::size_t>(c.size(), 63) & 1) || !m_.class_initials[static_cast<unsigned char>(c[0])])
+      continue;
     // is_tally_class(m_, c), with the one kinds lookup shared.
     auto kind = m_.kinds.find(c);
     bool core = c == m_.core_class;
@@ -540,6 +714,57 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
   }
 }
 
+// node_text(id)'s first byte is the first byte of the text that is not whitespace,
+// unless finish() could trim it (a byte of "→", which may end the text): then node_text
+// decides. Most cells and rows are told apart by that byte alone, so it is found without
+// building the text.
+//
+// A row, its first cell and the elements in that cell share their first byte: once found,
+// it is noted for every node between `id` and the text it is in (all text before it in
+// their subtrees was whitespace), so the walk down that spine is made once.
+int PageExtractor::first_byte(NodeId id) const {
+  if (first_bytes_[id] != kFirstByteUnknown) return first_bytes_[id];
+  auto exact = [&] {
+    std::string t = node_text(id, 0);
+    return t.empty() ? -1 : static_cast<int>(static_cast<unsigned char>(t[0]));
+  };
+  path_.clear();
+  NodeId n = id;
+  for (;;) {
+    const Node& x = doc_.node(n);
+    bool descend = true;
+    if (x.kind == NodeKind::Text) {
+      for (char ch : doc_.text(x)) {
+        if (is_space(ch)) continue;
+        auto b = static_cast<unsigned char>(ch);
+        if (b == 0xE2 || b == 0x86 || b == 0x92) return exact();
+        for (NodeId a : path_) first_bytes_[a] = b;
+        first_bytes_[n] = b;
+        return b;
+      }
+    } else if (x.kind == NodeKind::Entity) {
+      return exact();  // decoded, it may be anything (or whitespace)
+    } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) {
+      descend = false;
+    }
+    if (descend && x.first_child != kNoNode) {
+      path_.push_back(n);
+      n = x.first_child;
+      continue;
+    }
+    for (;;) {
+      if (n == id) return -1;
+      NodeId next = doc_.node(n).next_sibling;
+      if (next != kNoNode) {
+        n = next;
+        break;
+      }
+      n = path_.back();
+      path_.pop_back();
+    }
+  }
+}
+
 bool PageExtractor::visit(NodeId id) {
   const Node& n = doc_.node(id);
   if (n.source != 0) return false;  // parameter fragments are read by their template's rule
@@ -564,7 +789,7 @@ bool PageExtractor::visit(NodeId id) {
       if (is_scoring_cell(n) && !cell_done_[id]) {
         ++out_.cells.total;
         ++out_.cells.unaccounted;
-        ++out_.cells.by_use["unaccounted"];
+        count_use("unaccounted");
         cell_done_[id] = 1;
         warn(n, "cell with a scoring class is neither a rule nor a known non-rule");
       }
@@ -606,9 +831,9 @@ void PageExtractor::heading_like(NodeId id) {
   NodeId title = bold != kNoNode ? bold : id;
   // Most cells are no title: their start is enough to tell.
   // First its first byte (prefix 0: that byte is final), which rules out nearly all.
-  std::string t = node_text(title, 0);
-  if (!m_.heading_any && (t.empty() || m_.heading_initials.find(t[0]) == std::string::npos)) return;
-  t = node_text(title, m_.heading_prefix);
+  int first = first_byte(title);
+  if (!m_.heading_any && (first < 0 || m_.heading_initials.find(static_cast<char>(first)) == std::string::npos)) return;
+  std::string t = node_text(title, m_.heading_prefix);
   bool whole = false;
   auto complete = [&] {
     if (!whole) t = node_text(title);
@@ -632,14 +857,15 @@ void PageExtractor::heading_like(NodeId id) {
 bool PageExtractor::non_rule(NodeId id) {
   const Node& n = doc_.node(id);
   if (n.span.size() > 400) return false;
-  std::string t = node_text(id, 0);  // empty only when the whole text is; byte 0 final
-  if (n.kind == NodeKind::TableRow && t.empty() && doc_.text(n).find("<hr") != std::string_view::npos) {
+  int first = first_byte(id);  // -1 only when the whole text is empty
+  if (n.kind == NodeKind::TableRow && first < 0 && doc_.text(n).find("<hr") != std::string_view::npos) {
     auto p = doc_.position(n.span.begin);
     out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
     return true;
   }
-  if (!m_.non_rule_any && (t.empty() || m_.non_rule_initials.find(t[0]) == std::string::npos)) return false;
-  t = node_text(id, m_.non_rule_prefix);
+  if (!m_.non_rule_any && (first < 0 || m_.non_rule_initials.find(static_cast<char>(first)) == std::string::npos))
+    return false;
+  std::string t = node_text(id, m_.non_rule_prefix);
   for (const auto& [reason, start] : m_.non_rules)
     if (starts_with(t, start)) {
       t = node_text(id);
@@ -650,7 +876,7 @@ bool PageExtractor::non_rule(NodeId id) {
           cell_done_[c] = 1;
           ++cells;
           ++out_.cells.total;
-          ++out_.cells.by_use[reason];
+          count_use(reason);
         }
       out_.non_rules.push_back({reason, t, p.line, p.column, cells});
       return true;
@@ -672,7 +898,7 @@ bool PageExtractor::legend_table(NodeId table) {
   for (NodeId c : cells) {
     cell_done_[c] = 1;
     ++out_.cells.total;
-    ++out_.cells.by_use["legend"];
+    count_use("legend");
   }
   auto p = doc_.position(doc_.node(table).span.begin);
   out_.non_rules.push_back({"legend", "scoring colour legend", p.line, p.column, cells.size()});
@@ -696,6 +922,7 @@ void PageExtractor::header_row(NodeId row) {
 
 std::vector<std::string> PageExtractor::header_triggers(NodeId row) const {
   std::vector<std::string> out;
+  if (header_triggers_.empty()) return out;  // most pages have no header rows
   for (NodeId a = doc_.node(row).parent; a != kNoNode; a = doc_.node(a).parent) {
     auto it = header_triggers_.find(a);
     if (it != header_triggers_.end()) out.insert(out.end(), it->second.begin(), it->second.end());
@@ -762,9 +989,9 @@ bool PageExtractor::rule_row(NodeId row) {
         cell_done_[c] = 1;
         ++cells;
         ++out_.cells.total;
-        ++out_.cells.by_use["header"];
+        count_use("header");
       }
-    Collected title;
+    Collected& title = scratch(0);
     collect(desc, select::Condition(), title, false, 0);
     std::string text = variants(title.runs).text;
     out_.non_rules.push_back({"header", text, p.line, p.column, cells});
@@ -778,7 +1005,7 @@ bool PageExtractor::rule_row(NodeId row) {
     }
     return false;
   }
-  Rule rule;
+  Rule& rule = out_.rules.emplace_back();  // built in place (see finish_rule)
   rule.kind = kind_of(doc_.node(desc));
   rule.core = facts(doc_.node(desc)).core || (rules != kNoNode && facts(doc_.node(rules)).core);
   rule.source.origin = "row";
@@ -788,14 +1015,15 @@ bool PageExtractor::rule_row(NodeId row) {
     std::erase(rule.triggers, std::string("robbers"));
   std::sort(rule.triggers.begin(), rule.triggers.end());
   rule.triggers.erase(std::unique(rule.triggers.begin(), rule.triggers.end()), rule.triggers.end());
-  Collected d, r;
+  Collected& d = scratch(0);
+  Collected& r = scratch(1);
   collect(desc, select::Condition(), d, false, 0);
   if (rules != kNoNode) collect(rules, select::Condition(), r, true, 0);
   for (NodeId c = doc_.node(row).first_child; c != kNoNode; c = doc_.node(c).next_sibling)
     if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
       cell_done_[c] = 1;
       ++out_.cells.total;
-      ++out_.cells.by_use[c == desc ? "rule-description" : c == rules ? "rule-core" : "rule-other"];
+      count_use(c == desc ? "rule-description" : c == rules ? "rule-core" : "rule-other");
     }
   // A description cell spanning rows (`rowspan="2"`: points per tile, then per pennant)
   // continues the rule in the following rows, which hold rules cells only.
@@ -820,13 +1048,13 @@ bool PageExtractor::rule_row(NodeId row) {
     if (conditions_.full.at(next) == conditions_.full.at(row)) own_cond = select::Condition();
     for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
       if (doc_.node(c).kind != NodeKind::TableCell) continue;
-      r.runs.push_back({" ", select::Condition()});
+      r.runs.push_back({" ", select::Condition(), true_shown_});
       collect(c, own_cond, r, true, 0);
       if (rule.core || facts(doc_.node(c)).core) rule.core = true;
       if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
         cell_done_[c] = 1;
         ++out_.cells.total;
-        ++out_.cells.by_use["rule-core-continued"];
+        count_use("rule-core-continued");
       }
     }
   }
@@ -861,7 +1089,7 @@ bool PageExtractor::scoring_row(NodeId node) {
     return false;
   }
   if (n.name != "ScoringRow") return false;
-  Rule rule;
+  Rule& rule = out_.rules.emplace_back();  // built in place (see finish_rule)
   std::string type = param_text(node, "scoringtype");
   auto it = m_.scoringtype.find(type);
   rule.kind = it != m_.scoringtype.end() ? it->second : "tile";
@@ -902,7 +1130,8 @@ bool PageExtractor::scoring_row(NodeId node) {
     reparent = true;
   }
   parent_override_ = reparent ? std::optional<std::string>(parent_override) : std::nullopt;
-  Collected d, r;
+  Collected& d = scratch(0);
+  Collected& r = scratch(1);
   if (NodeId f = param_fragment(node, "description"); f != kNoNode) collect(f, select::Condition(), d, false, 0);
   if (NodeId f = param_fragment(node, "rules"); f != kNoNode) collect(f, select::Condition(), r, true, 0);
   // The marker text names the expander's node (markers are unique).
@@ -913,14 +1142,16 @@ bool PageExtractor::scoring_row(NodeId node) {
 
 std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
   std::vector<std::string> out;
-  std::vector<std::pair<NodeId, bool>> todo{{cell, false}};  // (node, inside a trigger box)
-  while (!todo.empty()) {
-    auto [id, boxed] = todo.back();
-    todo.pop_back();
+  // Depth first through the cell, nested tables left out (their rules have their own
+  // icons), with the path kept: `box` is the outermost trigger box the node is in.
+  auto& path = triggers_path_;
+  path.clear();
+  NodeId id = cell, box = kNoNode;
+  for (bool walked = false; !walked;) {
     const Node& n = doc_.node(id);
-    if (n.kind == NodeKind::Table && id != cell) continue;
-    boxed = boxed || (n.kind == NodeKind::Element && facts(n).box);
-    if (boxed && n.kind == NodeKind::FileLink) {
+    bool descend = !(n.kind == NodeKind::Table && id != cell);
+    if (descend && box == kNoNode && n.kind == NodeKind::Element && facts(n).box) box = id;
+    if (descend && box != kNoNode && n.kind == NodeKind::FileLink) {
       std::string name(n.name);
       if (auto colon = name.find(':'); colon != std::string::npos) name.erase(0, colon + 1);
       for (const auto& [prefix, trigger] : m_.icons)
@@ -933,7 +1164,25 @@ std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
           out.push_back(t);
         }
     }
-    for (NodeId c = n.first_child; c != kNoNode; c = doc_.node(c).next_sibling) todo.emplace_back(c, boxed);
+    if (descend && n.first_child != kNoNode) {
+      path.push_back(id);
+      id = n.first_child;
+      continue;
+    }
+    for (;;) {
+      if (id == cell) {
+        walked = true;
+        break;
+      }
+      if (id == box) box = kNoNode;
+      NodeId next = doc_.node(id).next_sibling;
+      if (next != kNoNode) {
+        id = next;
+        break;
+      }
+      id = path.back();
+      path.pop_back();
+    }
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -943,19 +1192,20 @@ std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
 void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth) {
   if (depth > 200) return;
   const Node& n = doc_.node(id);
-  select::Condition here = cond;
+  // Most nodes hand their parent's condition down as it is: no copy of it is made then.
+  select::Condition conjoined;
   auto descend = [&](const select::Condition& c) {
     for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, c, out, skip_lists, depth + 1);
   };
   switch (n.kind) {
     case NodeKind::Text:
-      out.runs.push_back({doc_.text(n), cond});
+      out.runs.push_back({doc_.text(n), cond, shown_in(cond)});
       return;
     case NodeKind::Entity:
-      out.add_owned(parse::decode_entity(doc_.text(n)), cond);
+      out.add_owned(parse::decode_entity(doc_.text(n)), cond, shown_in(cond));
       return;
     case NodeKind::Nowiki:
-      out.add_owned(doc_.plain_text(id), cond);
+      out.add_owned(doc_.plain_text(id), cond, shown_in(cond));
       return;
     case NodeKind::Table:
       out.tables.push_back(id);
@@ -967,7 +1217,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       return;
     case NodeKind::Wikilink:
       if (n.first_child == kNoNode) {
-        out.runs.push_back({n.name, cond});
+        out.runs.push_back({n.name, cond, shown_in(cond)});
         return;
       }
       descend(cond);
@@ -992,8 +1242,8 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     }
     case NodeKind::List:
       if (skip_lists) {
-        here = select::conjoin(cond, own(id));
-        for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, here, out, skip_lists, depth + 1);
+        conjoined = select::conjoin(cond, own(id));
+        for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, conjoined, out, skip_lists, depth + 1);
         return;
       }
       break;
@@ -1005,11 +1255,11 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       break;
     case NodeKind::Element:
       if (facts(n).box) return;  // the trigger icons, read by triggers_in
-      if (n.name == "br") {
-        out.runs.push_back({" ", cond});
+      if (is_name(n.name, "br")) {
+        out.runs.push_back({" ", cond, shown_in(cond)});
         return;
       }
-      if (skip_lists && n.name == "li") {
+      if (skip_lists && is_name(n.name, "li")) {
         out.items.emplace_back(id, select::conjoin(cond, own(id)));
         return;
       }
@@ -1017,42 +1267,85 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     default:
       break;
   }
+  const select::Condition* here = &cond;
   if (n.kind == NodeKind::Element || n.kind == NodeKind::TableCell || n.kind == NodeKind::List ||
       n.kind == NodeKind::ListItem) {
-    here = select::conjoin(cond, own(id));  // tree_conditions already reported the lints
-    if (n.kind == NodeKind::Element && (n.name == "div" || n.name == "p" || n.name == "li"))
-      out.runs.push_back({" ", cond});
+    // tree_conditions already reported the lints; the cell's own class is the rule's.
+    if (!(n.kind == NodeKind::TableCell && depth == 0)) {
+      conjoined = select::conjoin(cond, own(id));
+      here = &conjoined;
+    }
+    if (n.kind == NodeKind::Element && (is_name(n.name, "div") || is_name(n.name, "p") || is_name(n.name, "li")))
+      out.runs.push_back({" ", cond, shown_in(cond)});
   }
-  if (n.kind == NodeKind::TableCell && depth == 0) here = cond;  // the cell's own class is the rule's
-  descend(here);
+  descend(*here);
+}
+
+unsigned PageExtractor::shown_by_vocabulary(const select::Condition& c) const {
+  unsigned shown = 0;
+  for (select::Edition e : select::kEditions)
+    if (v_.satisfiable_under(c, e)) shown |= edition_bit(e);
+  return shown;
+}
+
+Collected& PageExtractor::scratch(std::size_t level) {
+  while (scratch_.size() <= level) scratch_.push_back(std::make_unique<Collected>());
+  Collected& c = *scratch_[level];
+  c.clear();
+  return c;
+}
+
+bool PageExtractor::projection_on_path(NodeId id) {
+  if (conditions_.projection_only.empty()) return false;
+  if (projection_above_.empty()) projection_above_.assign(doc_.size(), -1);
+  auto& chain = projection_chain_;
+  chain.clear();
+  NodeId a = id;
+  for (; a != kNoNode && projection_above_[a] < 0; a = doc_.node(a).parent) chain.push_back(a);
+  bool above = a != kNoNode && projection_above_[a] > 0;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    above = above || conditions_.projection_only.count(*it) > 0;
+    projection_above_[*it] = above ? 1 : 0;
+  }
+  return above;
+}
+
+void PageExtractor::count_use(std::string_view reason, std::size_t n) {
+  for (auto& [name, count] : use_counts_)
+    if ((name.data() == reason.data() && name.size() == reason.size()) || name == reason) {
+      *count += n;
+      return;
+    }
+  // std::map never moves its values, so the pointer stays good for the page.
+  std::size_t& count = out_.cells.by_use[std::string(reason)];
+  use_counts_.emplace_back(reason, &count);
+  count += n;
 }
 
 // Whether every run reads the same in all editions (each is shown under all three or
 // under none), as select::text_variants decides per edition.
 bool PageExtractor::edition_blind(const std::vector<Run>& runs) const {
-  return std::all_of(runs.begin(), runs.end(), [&](const Run& r) {
-    bool c1 = v_.satisfiable_under(r.condition, select::Edition::C1);
-    return v_.satisfiable_under(r.condition, select::Edition::C2) == c1 &&
-           v_.satisfiable_under(r.condition, select::Edition::WE) == c1;
-  });
+  return std::all_of(runs.begin(), runs.end(), [](const Run& r) { return r.shown == 0 || r.shown == kAllEditions; });
 }
 
 Variants PageExtractor::variants(const std::vector<Run>& runs) const {
   Variants out;
+  std::size_t total = 0;
+  for (const Run& r : runs) total += r.text.size();
   // As select::text_variants, an edition's runs cleaned as they are gathered (Cleaner
-  // reads a text in pieces exactly as in one).
+  // reads a text in pieces exactly as in one). The cleaned text is never longer than
+  // its pieces, so one reservation spares the string its growth.
   auto reading = [&](select::Edition e, std::string& text) {
+    text.reserve(total);
     Cleaner c(text);
+    const unsigned bit = edition_bit(e);
     for (const Run& r : runs)
-      if (v_.satisfiable_under(r.condition, e)) c.append(r.text);
+      if (r.shown & bit) c.append(r.text);
     c.finish();
   };
   if (edition_blind(runs)) {
-    // The usual case: one reading serves all three.
-    reading(select::Edition::C2, out.c2);
-    out.c1 = out.c2;
-    out.we = out.c2;
-    out.text = out.c2;
+    // The usual case: one reading serves all three, and a uniform Variants holds it once.
+    reading(select::Edition::C2, out.text);
     out.uniform = true;
     return out;
   }
@@ -1060,45 +1353,68 @@ Variants PageExtractor::variants(const std::vector<Run>& runs) const {
   reading(select::Edition::C2, out.c2);
   reading(select::Edition::WE, out.we);
   out.uniform = out.c1 == out.c2 && out.c2 == out.we;
+  if (out.uniform) {
+    out.text = std::move(out.c2);
+    out.c1.clear();
+    out.c2.clear();
+    out.we.clear();
+    return out;
+  }
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
   return out;
 }
 
-std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) const {
+std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) {
   std::vector<PointsEntry> out;
   const select::Edition order[] = {select::Edition::C2, select::Edition::C1, select::Edition::WE};
-  // The editions' texts are usually the same, and find_points depends on the text alone.
-  std::string previous_text;
-  std::vector<Points> previous_found;
-  bool blind = edition_blind(runs);
-  for (select::Edition e : order) {
-    if (blind && e != order[0]) {
-      // Every edition reads what the first did: the same points, each once more.
-      std::string ed = select::to_string(e);
-      for (auto& q : out) q.editions.push_back(ed);
-      continue;
-    }
-    std::string text;
-    std::size_t total = 0;
-    for (const Run& r : runs) total += r.text.size();
-    text.reserve(total);
-    std::vector<std::pair<std::size_t, std::size_t>> at;  // (begin in text, run index)
-    at.reserve(runs.size());
+  // One edition's text, with where each run starts in it: (begin in text, run index).
+  std::string& text = points_text_;
+  auto& at = points_at_;
+  auto gather = [&](select::Edition e) {
+    text.clear();
+    at.clear();
+    const unsigned bit = edition_bit(e);
     for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (!v_.satisfiable_under(runs[i].condition, e)) continue;
+      if (!(runs[i].shown & bit)) continue;
       at.emplace_back(text.size(), i);
       text += runs[i].text;
     }
-    if (e == order[0] || text != previous_text) {
-      previous_found = find_points(text);
-      previous_text = std::move(text);
+  };
+  // The condition of a points entry is the one of the run its expression starts in
+  // (the number): "(+2) point / well" inside a showInns span is under Inns.
+  auto condition_at = [&](std::size_t offset) -> const select::Condition& {
+    static const select::Condition none;
+    auto it = std::upper_bound(at.begin(), at.end(), std::pair{offset, SIZE_MAX});
+    return it == at.begin() ? none : runs[std::prev(it)->second].condition;
+  };
+  if (edition_blind(runs)) {
+    // Every edition reads what the first does: each expression found is one entry that
+    // all editions share (an empty `editions`), as the general loop below would make it.
+    gather(order[0]);
+    std::vector<Points> found = find_points(text);
+    out.reserve(found.size());
+    for (Points& p : found) {
+      std::string when = when_of(condition_at(p.offset));
+      p.offset = 0;  // offsets into a per-edition text mean nothing to a reader
+      out.push_back({std::move(p), std::move(when), {}});
     }
-    for (Points p : previous_found) {
-      // The condition of a points entry is the one of the run its expression starts in
-      // (the number): "(+2) point / well" inside a showInns span is under Inns.
-      auto it = std::upper_bound(at.begin(), at.end(), std::pair{p.offset, SIZE_MAX});
-      select::Condition cond = it == at.begin() ? select::Condition() : runs[std::prev(it)->second].condition;
-      std::string when = select::to_string(v_.simplify(cond));
+    return out;
+  }
+  // find_points depends on the text alone, and an edition often reads as one before it
+  // (WE as C2 where only C1 says "follower"): each text is searched once.
+  std::string texts[3];
+  std::vector<Points> found[3];
+  for (std::size_t k = 0; k < 3; ++k) {
+    const select::Edition e = order[k];
+    gather(e);
+    std::size_t same_as = 0;
+    while (same_as < k && texts[same_as] != text) ++same_as;
+    if (same_as == k) {
+      texts[k] = text;
+      found[k] = find_points(text);
+    }
+    for (Points p : found[same_as]) {
+      std::string when = when_of(condition_at(p.offset));
       std::string ed = select::to_string(e);
       auto same = std::find_if(out.begin(), out.end(), [&](const PointsEntry& q) {
         return q.points.op == p.op && q.points.value == p.value && q.points.denominator == p.denominator &&
@@ -1120,21 +1436,21 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
   return out;
 }
 
-void PageExtractor::notes_of(const Collected& c, Rule& rule) {
+void PageExtractor::notes_of(const Collected& c, Rule& rule, std::size_t level) {
   for (const auto& [item, cond] : c.items) {
-    Collected inner;
+    Collected& inner = scratch(level);
     const Node& n = doc_.node(item);
     for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, cond, inner, true, 1);
     // Edition spans inside the note decide its wording; its own condition is kept apart
     // in `when` (the runs carry it too, which text_variants reads as a restriction only).
     Note note;
     note.text = variants(inner.runs);
-    note.when = select::to_string(v_.simplify(cond));
+    note.when = when_of(cond);
     for (auto& ref : inner.references)
       if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
         rule.references.push_back(ref);
-    if (!note.text.c1.empty() || !note.text.c2.empty() || !note.text.we.empty()) rule.notes.push_back(std::move(note));
-    notes_of(inner, rule);
+    if (!empty(note.text)) rule.notes.push_back(std::move(note));
+    notes_of(inner, rule, level + 1);
   }
 }
 
@@ -1185,7 +1501,9 @@ std::string PageExtractor::unique_id(std::string id) {
 }
 
 // `cond_node` is the node whose full condition is the rule's: the description cell of a
-// raw row (its own show… class counts), the ScoringRow node itself.
+// raw row (its own show… class counts), the ScoringRow node itself. `rule` is already
+// the last of out_.rules: a Rule has two dozen members, and moving it in costs more than
+// building it there.
 void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const Collected& d, const Collected& r,
                                 std::size_t origin_index) {
   const Node& n = doc_.node(at);
@@ -1198,29 +1516,41 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   // A structural class the page's script computes (`showStep1A_Messages`) keeps `true` in
   // the path condition, but shows its row only with what it requires (schema/selectors
   // .yaml `requires`): the Messages reminder of a step is no rule without Messages.
-  if (!use_row_condition_) {
+  bool described = !use_row_condition_;
+  if (!use_row_condition_ && projection_on_path(cond_node)) {
     bool required = false;
     for (NodeId a = cond_node; a != kNoNode; a = doc_.node(a).parent)
       if (auto it = conditions_.projection_only.find(a); it != conditions_.projection_only.end()) {
         full = select::conjoin(full, it->second);
         required = true;
       }
-    if (required) full = v_.simplify(full);
+    if (required) {
+      full = v_.simplify(full);
+      described = false;  // a fresh condition: nothing to share with other rules
+    }
   }
   use_row_condition_ = false;
   std::optional<std::string> parent = std::move(parent_override_);
   parent_override_.reset();
-  rule.when = select::to_string(full);
-  rule.atoms = full.atoms();
+  if (described) {
+    // The rows of a table share their path condition: its text and atoms are made once.
+    auto [it, fresh] = described_.try_emplace(full.identity());
+    if (fresh) it->second = {full, select::to_string(full), full.atoms()};
+    rule.when = it->second.when;
+    rule.atoms = it->second.atoms;
+  } else {
+    rule.when = select::to_string(full);
+    rule.atoms = full.atoms();
+  }
   rule.description = variants(d.runs);
   rule.rules = variants(r.runs);
   rule.references = d.references;
   for (const auto& ref : r.references)
     if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
       rule.references.push_back(ref);
-  notes_of(r, rule);
+  notes_of(r, rule, 2);
   rule.points = points_of(r.runs);
-  rule.points_unparsed = rule.points.empty() && !(rule.rules.c1.empty() && rule.rules.c2.empty() && rule.rules.we.empty());
+  rule.points_unparsed = rule.points.empty() && !empty(rule.rules);
   place(rule, n.span.begin, origin_index < expansion_.semantic.size() ? &expansion_.semantic[origin_index].origin : nullptr);
   // Ids name where a reader finds the rule; a sub-rule lives under its parent's id.
   std::string what = slug(rule.description.text, m_.id_words);
@@ -1246,8 +1576,13 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   }
   // Repeated descriptions usually differ by condition (the same bonus under Castles and
   // under Robbers): that names the rule better than a number.
+  // The usual case, an id not yet used, costs one lookup.
+  if (auto [it, fresh] = ids_.try_emplace(id, 1); fresh) {
+    rule.id = std::move(id);
+    return;
+  }
   std::string wanted = id;
-  if (ids_.count(id) && !full.is_true()) id += "-" + slug(rule.when, m_.id_words);
+  if (!full.is_true()) id += "-" + slug(rule.when, m_.id_words);
   std::string unique = unique_id(id);
   if (unique != wanted) {
     if (unique == id) ++out_.id_collisions;  // unique_id() counted the numbered ones
@@ -1255,7 +1590,6 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
                   "rule id '" + wanted + "' already used on this page; this rule is '" + unique + "'");
   }
   rule.id = std::move(unique);
-  out_.rules.push_back(std::move(rule));
 }
 
 }  // namespace

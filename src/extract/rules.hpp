@@ -19,11 +19,12 @@
 
 namespace wikic::extract {
 
-/// A text as each preferred edition reads it; `uniform` when all three agree (then only
-/// `text` matters).
+/// A text as each preferred edition reads it; `uniform` when all three agree: then only
+/// `text` is set and c1, c2, we stay empty (rule texts are most of a page, and nearly
+/// every one reads the same in all editions).
 struct Variants {
   std::string text;  ///< the default edition's wording (C2)
-  std::string c1, c2, we;
+  std::string c1, c2, we;  ///< set only when not `uniform`
   bool uniform = true;
 };
 

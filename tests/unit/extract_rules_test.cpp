@@ -39,7 +39,7 @@ const extract::PageRules& seed() {
 std::vector<const extract::Rule*> find(std::string_view description) {
   std::vector<const extract::Rule*> found;
   for (const auto& r : seed().rules)
-    if (r.description.c2.find(description) != std::string::npos) found.push_back(&r);
+    if (r.description.text.find(description) != std::string::npos) found.push_back(&r);
   return found;
 }
 
@@ -217,7 +217,7 @@ TEST_CASE("rule ids are unique, readable and sub-rules sit under their parent") 
   CHECK(ids.count("carcassonne-scoring-during-turn-sequence/step-3b-resolve-completed-features-special-figures/road/"
                   "road-with-labyrinth-s-labyrinth") == 1);
   // Per-edition wording is kept apart, never concatenated.
-  for (const auto& r : seed().rules) CHECK(r.description.c2.find("followermeeple") == std::string::npos);
+  for (const auto& r : seed().rules) CHECK(r.description.text.find("followermeeple") == std::string::npos);
 }
 
 TEST_CASE("wikic compile writes rules files that validate and are byte-identical run to run") {

@@ -23,10 +23,26 @@ using support::scan_for;
 
 // --- character helpers -------------------------------------------------------------
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alnum(char c) { return is_alpha(c) || is_digit(c); }
+// Byte classes in one table: the name and attribute scans test every byte of every tag,
+// and a lookup is cheaper than the chains of comparisons.
+enum : std::uint8_t { kSpaceByte = 1, kAlphaByte = 2, kDigitByte = 4, kAttrNameByte = 8 };
+constexpr std::array<std::uint8_t, 256> kByteClass = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (unsigned char c : {' ', '\t', '\r', '\f', '\v'}) t[c] |= kSpaceByte;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] |= kAlphaByte | kAttrNameByte;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] |= kAlphaByte | kAttrNameByte;
+  for (int c = '0'; c <= '9'; ++c) t[c] |= kDigitByte | kAttrNameByte;
+  // Attribute names: Sanitizer's loose set, with every non-ASCII byte.
+  for (unsigned char c : {':', '_', '-', '.'}) t[c] |= kAttrNameByte;
+  for (int c = 0x80; c < 0x100; ++c) t[c] |= kAttrNameByte;
+  return t;
+}();
+bool has_class(char c, std::uint8_t cls) { return (kByteClass[static_cast<unsigned char>(c)] & cls) != 0; }
+bool is_space(char c) { return has_class(c, kSpaceByte); }
+bool is_alpha(char c) { return has_class(c, kAlphaByte); }
+bool is_digit(char c) { return has_class(c, kDigitByte); }
+bool is_alnum(char c) { return has_class(c, kAlphaByte | kDigitByte); }
+bool is_attribute_name_byte(char c) { return has_class(c, kAttrNameByte); }
 char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool istarts_with(std::string_view s, std::string_view prefix) {
@@ -805,10 +821,7 @@ private:
     n.attr_begin = 0;
     n.attr_count = 0;
     std::uint32_t i = b;
-    auto name_char = [](char c) {
-      return is_alnum(c) || c == ':' || c == '_' || c == '-' || c == '.' ||
-             static_cast<unsigned char>(c) >= 0x80;
-    };
+    auto name_char = is_attribute_name_byte;
     while (i < e) {
       if (!name_char(text_[i]) || text_[i] == '-' || text_[i] == '.') {
         ++i;

@@ -307,6 +307,32 @@ private:
   }
   bool enable_onlyinclude_ = false;
 
+  // False when no element name in xmlish_ or ignored_tags_ can start at `first` (just
+  // after a '<'): by its first byte (or the byte after a '/'), or by the length of the
+  // name xmlish_open would match, counted up to 65. Most '<' in pages open HTML tags, and
+  // this settles them without running the tag rule.
+  bool may_be_element(const char* first, const char* last) const {
+    if (first >= last || !element_first_[static_cast<unsigned char>(*first)]) return false;
+    if (*first == '/' && !(first + 1 < last && element_after_slash_[static_cast<unsigned char>(first[1])]))
+      return false;
+    const char* p = *first == '/' ? first + 1 : first;
+    const char* cap = last - p > 64 ? p + 64 : last;
+    while (p < cap && !name_stop_[static_cast<unsigned char>(*p)]) ++p;
+    auto length = static_cast<std::size_t>(p - first);
+    return (p < last ? name_stop_[static_cast<unsigned char>(*p)] : true) && length <= 64 &&
+           may_have_length(*first, length);
+  }
+  // The stops that are text in any state, so the scan for the next stop runs on over
+  // them: a '-' that does not open "-{", a '<' that opens no element and no comment
+  // (what on_angle would conclude). add_literal would merge them into the run anyway.
+  bool stop_is_text(std::uint32_t k) const {
+    char c = s_[k];
+    if (c == '-') return k + 1 == n_ || s_[k + 1] != '{';
+    if (c != '<' || enable_onlyinclude_) return false;
+    if (k + 1 < n_ && s_[k + 1] == '!') return false;
+    return !may_be_element(s_ + k + 1, s_ + n_);
+  }
+
   std::vector<Piece> stack_;
   std::vector<PartState> parts_;
   Accum root_;
@@ -386,8 +412,8 @@ Tree Builder::run() {
     const int table = closing_ * 4 + (find_pipe_ ? 1 : 0) + (find_equals_ ? 2 : 0);
     const auto& stop = stops_[table];
     std::uint32_t k = i_;
+    for (;;) {
 #ifdef __SSE2__
-    {
       const StopVectors& v = stop_vectors_[table];
       while (k + 16 <= n_) {
         __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_ + k));
@@ -403,9 +429,14 @@ Tree Builder::run() {
         }
         k += 16;
       }
-    }
 #endif
-    while (k < n_ && !stop[static_cast<unsigned char>(s_[k])]) ++k;
+      while (k < n_ && !stop[static_cast<unsigned char>(s_[k])]) ++k;
+      if (k < n_ && stop_is_text(k)) {
+        ++k;
+        continue;
+      }
+      break;
+    }
     if (k > i_) {
       add_literal(accum(), i_, k);
       i_ = k;
@@ -435,15 +466,7 @@ Tree Builder::run() {
       update_flags();
       ++i_;
     } else if (c == '<') {
-      // The byte after '<' alone settles most of them (HTML tags, comparisons): no
-      // element name starts with it and it is not the '!' of a comment, so on_angle
-      // would keep the '<' as text.
-      if (!enable_onlyinclude_ && c2 != '!' && !element_first_[static_cast<unsigned char>(c2)]) {
-        add_literal(accum(), i_, i_ + 1);
-        ++i_;
-      } else {
-        on_angle();
-      }
+      on_angle();
     } else if (c == '\n') {
       if (in_heading_)
         on_line_end();
@@ -666,20 +689,7 @@ void Builder::on_angle() {
   const char* last = s_ + n_;
   std::string name_lower;
   bool is_element = false;
-  bool may_be_element = first < last && element_first_[static_cast<unsigned char>(*first)];
-  if (may_be_element && *first == '/')
-    may_be_element = first + 1 < last && element_after_slash_[static_cast<unsigned char>(first[1])];
-  if (may_be_element) {
-    // The length of the name xmlish_open would match ('/' included), counted up to 65:
-    // a name of a length no tag has (most HTML tags) is rejected before the grammar runs.
-    const char* p = *first == '/' ? first + 1 : first;
-    const char* cap = last - p > 64 ? p + 64 : last;
-    while (p < cap && !name_stop_[static_cast<unsigned char>(*p)]) ++p;
-    auto length = static_cast<std::size_t>(p - first);
-    may_be_element = (p < last ? name_stop_[static_cast<unsigned char>(*p)] : true) && length <= 64 &&
-                     may_have_length(*first, length);
-  }
-  if (may_be_element && boost::spirit::x3::parse(first, last, grammar::xmlish_open(), range)) {
+  if (may_be_element(first, last) && boost::spirit::x3::parse(first, last, grammar::xmlish_open(), range)) {
     if (range.size() <= 64 && may_have_length(*range.begin(), range.size())) {
       name_lower = lower(std::string_view(range.begin(), range.size()));
       is_element = contains(xmlish_, name_lower) || contains(ignored_tags_, name_lower);

@@ -322,15 +322,28 @@ private:
     return (p < last ? name_stop_[static_cast<unsigned char>(*p)] : true) && length <= 64 &&
            may_have_length(*first, length);
   }
-  // The stops that are text in any state, so the scan for the next stop runs on over
-  // them: a '-' that does not open "-{", a '<' that opens no element and no comment
-  // (what on_angle would conclude). add_literal would merge them into the run anyway.
+  // Stops that the main loop would only add to the literal in the current state, so the
+  // scan for the next stop runs on over them (add_literal would merge them into the run
+  // anyway): a '-' not opening "-{"; a single '{' or '[' (on_open needs two); a single
+  // '}' or ']' (on_close matches two; "}-" closes "-{"); a '\n' outside a heading not
+  // followed by '=' (on_line_start opens nothing); a '<' that opens no element and no
+  // comment (what on_angle would conclude). They were most of a page's stops.
   bool stop_is_text(std::uint32_t k) const {
-    char c = s_[k];
-    if (c == '-') return k + 1 == n_ || s_[k + 1] != '{';
-    if (c != '<' || enable_onlyinclude_) return false;
-    if (k + 1 < n_ && s_[k + 1] == '!') return false;
-    return !may_be_element(s_ + k + 1, s_ + n_);
+    const char c = s_[k];
+    const bool last = k + 1 == n_;
+    const char next = last ? '\0' : s_[k + 1];
+    switch (c) {
+    case '-': return last || next != '{';
+    case '{':
+    case '[': return last || next != c;
+    case '}': return last || (next != '}' && next != '-');
+    case ']': return last || next != ']';
+    case '\n': return !in_heading_ && (last || next != '=');
+    case '<':
+      if (enable_onlyinclude_ || next == '!') return false;
+      return !may_be_element(s_ + k + 1, s_ + n_);
+    default: return false;
+    }
   }
 
   std::vector<Piece> stack_;

@@ -98,13 +98,17 @@ struct NameIndex {
   std::array<std::string_view, N> names{};
   std::uint8_t start[27] = {};
   std::uint8_t order[N] = {};
+  // Per first letter, bit n set when a name of n bytes (n < 32) starts with it: most
+  // lookups are of names no table entry has (`span` among extension tags), rejected here.
+  std::uint32_t lengths[26] = {};
 
   // Position of `name` (compared case-insensitively) in the table, or -1.
   int find(std::string_view name) const {
-    if (name.empty()) return -1;
+    if (name.empty() || name.size() >= 32) return -1;
     char first = lower(name[0]);
     if (first < 'a' || first > 'z') return -1;
     int c = first - 'a';
+    if (!((lengths[c] >> name.size()) & 1u)) return -1;
     for (int k = start[c]; k < start[c + 1]; ++k) {
       std::string_view n = names[order[k]];
       if (n.size() != name.size()) continue;
@@ -121,7 +125,10 @@ constexpr NameIndex<N> index_names(const std::array<std::string_view, N>& names)
   NameIndex<N> index;
   index.names = names;
   std::uint8_t count[26] = {};
-  for (std::string_view n : names) ++count[n[0] - 'a'];
+  for (std::string_view n : names) {
+    ++count[n[0] - 'a'];
+    index.lengths[n[0] - 'a'] |= std::uint32_t{1} << n.size();  // every name is shorter than 32
+  }
   for (int c = 0; c < 26; ++c) index.start[c + 1] = static_cast<std::uint8_t>(index.start[c] + count[c]);
   std::uint8_t fill[26] = {};
   for (std::size_t k = 0; k < N; ++k) {

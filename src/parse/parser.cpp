@@ -25,7 +25,7 @@ using support::scan_for;
 
 // Byte classes in one table: the name and attribute scans test every byte of every tag,
 // and a lookup is cheaper than the chains of comparisons.
-enum : std::uint8_t { kSpaceByte = 1, kAlphaByte = 2, kDigitByte = 4, kAttrNameByte = 8 };
+enum : std::uint8_t { kSpaceByte = 1, kAlphaByte = 2, kDigitByte = 4, kAttrNameByte = 8, kNotInTitleByte = 16 };
 constexpr std::array<std::uint8_t, 256> kByteClass = [] {
   std::array<std::uint8_t, 256> t{};
   for (unsigned char c : {' ', '\t', '\r', '\f', '\v'}) t[c] |= kSpaceByte;
@@ -35,6 +35,8 @@ constexpr std::array<std::uint8_t, 256> kByteClass = [] {
   // Attribute names: Sanitizer's loose set, with every non-ASCII byte.
   for (unsigned char c : {':', '_', '-', '.'}) t[c] |= kAttrNameByte;
   for (int c = 0x80; c < 0x100; ++c) t[c] |= kAttrNameByte;
+  // Bytes that make `[[…]]` not a link (a subset of Title's illegal characters).
+  for (unsigned char c : {'<', '>', '[', ']', '{', '}', '\n'}) t[c] |= kNotInTitleByte;
   return t;
 }();
 bool has_class(char c, std::uint8_t cls) { return (kByteClass[static_cast<unsigned char>(c)] & cls) != 0; }
@@ -1306,8 +1308,7 @@ private:
     while (!trimmed.empty() && is_space(trimmed.back())) trimmed.remove_suffix(1);
     if (trimmed.empty()) return false;
     for (char c : trimmed)  // not find_first_of: that is a memchr per forbidden byte
-      if (c == '<' || c == '>' || c == '[' || c == ']' || c == '{' || c == '}' || c == '\n')
-        return false;
+      if (has_class(c, kNotInTitleByte)) return false;
     bool file = istarts_with(trimmed, "file:") || istarts_with(trimmed, "image:");
     // A link inside a plain link's text breaks the outer one (only file captions nest).
     if (!file) {
@@ -1331,7 +1332,7 @@ private:
     std::uint32_t nb = j;
     while (j < stop && is_alnum(text_[j])) ++j;
     if (j == nb || !is_alpha(text_[nb])) return false;
-    std::string_view name = text_.substr(nb, j - nb);
+    std::string_view name(text_.data() + nb, j - nb);
     if (j < stop && !(is_space(text_[j]) || text_[j] == '>' || text_[j] == '/')) return false;
     std::uint32_t g = find_outside(j, e, ">");
     if (g >= e) return false;

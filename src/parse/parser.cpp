@@ -23,10 +23,28 @@ using support::scan_for;
 
 // --- character helpers -------------------------------------------------------------
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alnum(char c) { return is_alpha(c) || is_digit(c); }
+// Byte classes in one table: the name and attribute scans test every byte of every tag,
+// and a lookup is cheaper than the chains of comparisons.
+enum : std::uint8_t { kSpaceByte = 1, kAlphaByte = 2, kDigitByte = 4, kAttrNameByte = 8, kNotInTitleByte = 16 };
+constexpr std::array<std::uint8_t, 256> kByteClass = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (unsigned char c : {' ', '\t', '\r', '\f', '\v'}) t[c] |= kSpaceByte;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] |= kAlphaByte | kAttrNameByte;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] |= kAlphaByte | kAttrNameByte;
+  for (int c = '0'; c <= '9'; ++c) t[c] |= kDigitByte | kAttrNameByte;
+  // Attribute names: Sanitizer's loose set, with every non-ASCII byte.
+  for (unsigned char c : {':', '_', '-', '.'}) t[c] |= kAttrNameByte;
+  for (int c = 0x80; c < 0x100; ++c) t[c] |= kAttrNameByte;
+  // Bytes that make `[[…]]` not a link (a subset of Title's illegal characters).
+  for (unsigned char c : {'<', '>', '[', ']', '{', '}', '\n'}) t[c] |= kNotInTitleByte;
+  return t;
+}();
+bool has_class(char c, std::uint8_t cls) { return (kByteClass[static_cast<unsigned char>(c)] & cls) != 0; }
+bool is_space(char c) { return has_class(c, kSpaceByte); }
+bool is_alpha(char c) { return has_class(c, kAlphaByte); }
+bool is_digit(char c) { return has_class(c, kDigitByte); }
+bool is_alnum(char c) { return has_class(c, kAlphaByte | kDigitByte); }
+bool is_attribute_name_byte(char c) { return has_class(c, kAttrNameByte); }
 char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool istarts_with(std::string_view s, std::string_view prefix) {
@@ -82,13 +100,17 @@ struct NameIndex {
   std::array<std::string_view, N> names{};
   std::uint8_t start[27] = {};
   std::uint8_t order[N] = {};
+  // Per first letter, bit n set when a name of n bytes (n < 32) starts with it: most
+  // lookups are of names no table entry has (`span` among extension tags), rejected here.
+  std::uint32_t lengths[26] = {};
 
   // Position of `name` (compared case-insensitively) in the table, or -1.
   int find(std::string_view name) const {
-    if (name.empty()) return -1;
+    if (name.empty() || name.size() >= 32) return -1;
     char first = lower(name[0]);
     if (first < 'a' || first > 'z') return -1;
     int c = first - 'a';
+    if (!((lengths[c] >> name.size()) & 1u)) return -1;
     for (int k = start[c]; k < start[c + 1]; ++k) {
       std::string_view n = names[order[k]];
       if (n.size() != name.size()) continue;
@@ -105,7 +127,10 @@ constexpr NameIndex<N> index_names(const std::array<std::string_view, N>& names)
   NameIndex<N> index;
   index.names = names;
   std::uint8_t count[26] = {};
-  for (std::string_view n : names) ++count[n[0] - 'a'];
+  for (std::string_view n : names) {
+    ++count[n[0] - 'a'];
+    index.lengths[n[0] - 'a'] |= std::uint32_t{1} << n.size();  // every name is shorter than 32
+  }
   for (int c = 0; c < 26; ++c) index.start[c + 1] = static_cast<std::uint8_t>(index.start[c] + count[c]);
   std::uint8_t fill[26] = {};
   for (std::size_t k = 0; k < N; ++k) {
@@ -805,10 +830,7 @@ private:
     n.attr_begin = 0;
     n.attr_count = 0;
     std::uint32_t i = b;
-    auto name_char = [](char c) {
-      return is_alnum(c) || c == ':' || c == '_' || c == '-' || c == '.' ||
-             static_cast<unsigned char>(c) >= 0x80;
-    };
+    auto name_char = is_attribute_name_byte;
     while (i < e) {
       if (!name_char(text_[i]) || text_[i] == '-' || text_[i] == '.') {
         ++i;
@@ -1286,8 +1308,7 @@ private:
     while (!trimmed.empty() && is_space(trimmed.back())) trimmed.remove_suffix(1);
     if (trimmed.empty()) return false;
     for (char c : trimmed)  // not find_first_of: that is a memchr per forbidden byte
-      if (c == '<' || c == '>' || c == '[' || c == ']' || c == '{' || c == '}' || c == '\n')
-        return false;
+      if (has_class(c, kNotInTitleByte)) return false;
     bool file = istarts_with(trimmed, "file:") || istarts_with(trimmed, "image:");
     // A link inside a plain link's text breaks the outer one (only file captions nest).
     if (!file) {
@@ -1311,7 +1332,7 @@ private:
     std::uint32_t nb = j;
     while (j < stop && is_alnum(text_[j])) ++j;
     if (j == nb || !is_alpha(text_[nb])) return false;
-    std::string_view name = text_.substr(nb, j - nb);
+    std::string_view name(text_.data() + nb, j - nb);
     if (j < stop && !(is_space(text_[j]) || text_[j] == '>' || text_[j] == '/')) return false;
     std::uint32_t g = find_outside(j, e, ">");
     if (g >= e) return false;

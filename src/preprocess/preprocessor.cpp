@@ -121,6 +121,7 @@ public:
       }
     for (int c = 0; c < 256; ++c)
       if (element_after_slash_[c]) element_first_['/'] = true;
+    for (unsigned char c : std::string_view(" \t\n\r\f\v/>")) name_stop_[c] = true;
   }
 
   Tree run();
@@ -296,6 +297,8 @@ private:
   // open HTML tags, which the preprocessor leaves alone).
   std::array<bool, 256> element_first_{};
   std::array<bool, 256> element_after_slash_{};  // the same for the byte after a leading '/'
+  // Bytes that end an element name (xmlish's name_char is every other byte).
+  std::array<bool, 256> name_stop_{};
   // Lengths (bit n: n bytes, bit 63: 63 or more) of those names by first byte: `<span`
   // and `<td` are rejected without comparing against every extension tag name.
   std::array<std::uint64_t, 256> name_lengths_{};
@@ -303,6 +306,45 @@ private:
     return (name_lengths_[static_cast<unsigned char>(first)] >> std::min<std::size_t>(length, 63)) & 1;
   }
   bool enable_onlyinclude_ = false;
+
+  // False when no element name in xmlish_ or ignored_tags_ can start at `first` (just
+  // after a '<'): by its first byte (or the byte after a '/'), or by the length of the
+  // name xmlish_open would match, counted up to 65. Most '<' in pages open HTML tags, and
+  // this settles them without running the tag rule.
+  bool may_be_element(const char* first, const char* last) const {
+    if (first >= last || !element_first_[static_cast<unsigned char>(*first)]) return false;
+    if (*first == '/' && !(first + 1 < last && element_after_slash_[static_cast<unsigned char>(first[1])]))
+      return false;
+    const char* p = *first == '/' ? first + 1 : first;
+    const char* cap = last - p > 64 ? p + 64 : last;
+    while (p < cap && !name_stop_[static_cast<unsigned char>(*p)]) ++p;
+    auto length = static_cast<std::size_t>(p - first);
+    return (p < last ? name_stop_[static_cast<unsigned char>(*p)] : true) && length <= 64 &&
+           may_have_length(*first, length);
+  }
+  // Stops that the main loop would only add to the literal in the current state, so the
+  // scan for the next stop runs on over them (add_literal would merge them into the run
+  // anyway): a '-' not opening "-{"; a single '{' or '[' (on_open needs two); a single
+  // '}' or ']' (on_close matches two; "}-" closes "-{"); a '\n' outside a heading not
+  // followed by '=' (on_line_start opens nothing); a '<' that opens no element and no
+  // comment (what on_angle would conclude). They were most of a page's stops.
+  bool stop_is_text(std::uint32_t k) const {
+    const char c = s_[k];
+    const bool last = k + 1 == n_;
+    const char next = last ? '\0' : s_[k + 1];
+    switch (c) {
+    case '-': return last || next != '{';
+    case '{':
+    case '[': return last || next != c;
+    case '}': return last || (next != '}' && next != '-');
+    case ']': return last || next != ']';
+    case '\n': return !in_heading_ && (last || next != '=');
+    case '<':
+      if (enable_onlyinclude_ || next == '!') return false;
+      return !may_be_element(s_ + k + 1, s_ + n_);
+    default: return false;
+    }
+  }
 
   std::vector<Piece> stack_;
   std::vector<PartState> parts_;
@@ -323,11 +365,13 @@ private:
   // Stop characters per (closing, findPipe, findEquals): strcspn's search set.
   std::array<std::array<bool, 256>, 5 * 4> stops_{};
 #ifdef __SSE2__
-  // The same sets as byte vectors (at most nine bytes each), for scanning plain text
-  // sixteen bytes a step: literal runs between markup are most of a page.
+  // The same sets as byte vectors, for scanning plain text sixteen bytes a step: literal
+  // runs between markup are most of a page. A set has at most nine bytes; smaller ones
+  // repeat their first byte, so every step makes the same nine comparisons without a
+  // loop over the set (the loop cost more than the comparisons).
+  static constexpr int kMaxStops = 9;
   struct StopVectors {
-    __m128i bytes[9];
-    int count = 0;
+    __m128i bytes[kMaxStops];
   };
   std::array<StopVectors, 5 * 4> stop_vectors_{};
 #endif
@@ -349,8 +393,10 @@ void Builder::build_tables() {
       if (flags & 2) t['='] = true;
 #ifdef __SSE2__
       auto& v = stop_vectors_[closing * 4 + flags];
+      int count = 0;
       for (int c = 0; c < 256; ++c)
-        if (t[c]) v.bytes[v.count++] = _mm_set1_epi8(static_cast<char>(c));
+        if (t[c]) v.bytes[count++] = _mm_set1_epi8(static_cast<char>(c));
+      for (int k = count; k < kMaxStops; ++k) v.bytes[k] = v.bytes[0];
 #endif
     }
 }
@@ -379,22 +425,31 @@ Tree Builder::run() {
     const int table = closing_ * 4 + (find_pipe_ ? 1 : 0) + (find_equals_ ? 2 : 0);
     const auto& stop = stops_[table];
     std::uint32_t k = i_;
+    for (;;) {
 #ifdef __SSE2__
-    {
       const StopVectors& v = stop_vectors_[table];
       while (k + 16 <= n_) {
         __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_ + k));
-        __m128i hit = _mm_cmpeq_epi8(block, v.bytes[0]);
-        for (int b = 1; b < v.count; ++b) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(block, v.bytes[b]));
+        __m128i hit = _mm_or_si128(
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[0]), _mm_cmpeq_epi8(block, v.bytes[1])),
+                         _mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[2]), _mm_cmpeq_epi8(block, v.bytes[3]))),
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[4]), _mm_cmpeq_epi8(block, v.bytes[5])),
+                         _mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[6]), _mm_cmpeq_epi8(block, v.bytes[7]))));
+        hit = _mm_or_si128(hit, _mm_cmpeq_epi8(block, v.bytes[8]));
         if (int mask = _mm_movemask_epi8(hit)) {
           k += static_cast<std::uint32_t>(__builtin_ctz(mask));
           break;
         }
         k += 16;
       }
-    }
 #endif
-    while (k < n_ && !stop[static_cast<unsigned char>(s_[k])]) ++k;
+      while (k < n_ && !stop[static_cast<unsigned char>(s_[k])]) ++k;
+      if (k < n_ && stop_is_text(k)) {
+        ++k;
+        continue;
+      }
+      break;
+    }
     if (k > i_) {
       add_literal(accum(), i_, k);
       i_ = k;
@@ -647,10 +702,7 @@ void Builder::on_angle() {
   const char* last = s_ + n_;
   std::string name_lower;
   bool is_element = false;
-  bool may_be_element = first < last && element_first_[static_cast<unsigned char>(*first)];
-  if (may_be_element && *first == '/')
-    may_be_element = first + 1 < last && element_after_slash_[static_cast<unsigned char>(first[1])];
-  if (may_be_element && boost::spirit::x3::parse(first, last, grammar::xmlish_open(), range)) {
+  if (may_be_element(first, last) && boost::spirit::x3::parse(first, last, grammar::xmlish_open(), range)) {
     if (range.size() <= 64 && may_have_length(*range.begin(), range.size())) {
       name_lower = lower(std::string_view(range.begin(), range.size()));
       is_element = contains(xmlish_, name_lower) || contains(ignored_tags_, name_lower);

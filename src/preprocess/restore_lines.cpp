@@ -60,11 +60,21 @@ struct Run {
 struct Flat {
   std::string chars;      // text bytes, kPlaceholder for an opaque node
   std::vector<Run> runs;  // in flat order; runs[0].flat == 0
+  mutable std::size_t hint_ = 0;  // the run run_at() found last
 
-  /// The run holding flat position k.
+  /// The run holding flat position k. Callers ask in (nearly) increasing order, so the
+  /// last answer and its neighbours are tried before a binary search.
   const Run& run_at(std::size_t k) const {
+    std::size_t h = hint_;
+    if (h < runs.size() && runs[h].flat <= k) {
+      if (h + 1 == runs.size() || k < runs[h + 1].flat) return runs[h];
+      if (h + 2 == runs.size() || k < runs[h + 2].flat) return runs[hint_ = h + 1];
+    } else if (h > 0 && h < runs.size() && runs[h - 1].flat <= k) {
+      return runs[hint_ = h - 1];  // the byte before a line start, asked right after it
+    }
     auto it = std::upper_bound(runs.begin(), runs.end(), k, [](std::size_t v, const Run& r) { return v < r.flat; });
-    return *(it - 1);
+    hint_ = static_cast<std::size_t>(it - runs.begin()) - 1;
+    return runs[hint_];
   }
   NodeId node_at(std::size_t k) const { return run_at(k).node; }
   std::uint32_t from(std::size_t k) const {

@@ -50,22 +50,25 @@ void each_newline(std::string_view text, F&& on_newline) {
 }
 }  // namespace
 
-LineIndex::LineIndex(std::string_view text) : text_(text) {
-  each_newline(text, [this](std::size_t i) { starts_.push_back(i + 1); });
+void LineIndex::build() const {
+  each_newline(text_, [this](std::size_t i) { starts_.push_back(i + 1); });
+  built_ = true;
 }
 
 Position LineIndex::position(std::size_t offset) const {
   offset = std::min(offset, text_.size());
-  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
-  auto line = static_cast<std::uint32_t>(it - starts_.begin());
-  std::size_t start = starts_[line - 1];
+  const std::vector<std::size_t>& lines = starts();
+  auto it = std::upper_bound(lines.begin(), lines.end(), offset);
+  auto line = static_cast<std::uint32_t>(it - lines.begin());
+  std::size_t start = lines[line - 1];
   return {line, 1 + code_points(text_.substr(start, offset - start))};
 }
 
 std::size_t LineIndex::offset(Position at) const {
   if (at.line == 0) return 0;
-  std::size_t line = std::min<std::size_t>(at.line, starts_.size());
-  std::size_t i = starts_[line - 1];
+  const std::vector<std::size_t>& lines = starts();
+  std::size_t line = std::min<std::size_t>(at.line, lines.size());
+  std::size_t i = lines[line - 1];
   for (std::uint32_t col = 1; col < at.column && i < text_.size() && text_[i] != '\n'; ++col) {
     ++i;
     while (i < text_.size() && is_continuation(text_[i])) ++i;

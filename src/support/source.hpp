@@ -27,22 +27,31 @@ struct Position {
 /// "No position": a diagnostic about a whole file prints as `file: …`.
 inline constexpr Position nowhere{0, 0};
 
-/// Line starts of a text, built once, queried by binary search.
+/// Line starts of a text, queried by binary search. The starts are found at the first
+/// query, not at construction: stages keep an index for every page and template in case
+/// a diagnostic needs one, and most never do. Not for sharing between threads.
 class LineIndex {
 public:
   LineIndex() = default;
-  explicit LineIndex(std::string_view text);
+  explicit LineIndex(std::string_view text) : text_(text), built_(false) {}
   /// Position of byte `offset`; offsets past the end map to the end of the text.
   Position position(std::size_t offset) const;
-  std::size_t line_count() const { return starts_.size(); }
+  std::size_t line_count() const { return starts().size(); }
   /// The byte offset of a position (the inverse of position(); clamped to the text).
   std::size_t offset(Position at) const;
   /// Byte offset where 1-based `line` starts.
-  std::size_t line_start(std::uint32_t line) const { return starts_.at(line - 1); }
+  std::size_t line_start(std::uint32_t line) const { return starts().at(line - 1); }
 
 private:
+  const std::vector<std::size_t>& starts() const {
+    if (!built_) build();
+    return starts_;
+  }
+  void build() const;
+
   std::string_view text_;
-  std::vector<std::size_t> starts_{0};
+  mutable std::vector<std::size_t> starts_{0};
+  mutable bool built_ = true;  // an empty index has its one line
 };
 
 /// Counts '\n' in a buffer quickly; used by streaming readers that cannot keep an index.

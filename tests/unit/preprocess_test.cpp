@@ -104,6 +104,27 @@ TEST_CASE("include-control tags depend on the mode") {
         "<root><ext><name>nowiki</name><attr/><inner>{{a}}</inner><close>&lt;/nowiki&gt;</close></ext></root>");
 }
 
+TEST_CASE("tag names are matched whole, whatever their length or case") {
+  // The preprocessor rejects '<' before names of a length no tag has without running the
+  // tag rule; names one byte off a tag's length, or past the 64-byte cap, stay text.
+  Options o;
+  o.extension_tags = {"ref", "syntaxhighlight"};
+  o.report_unclosed = false;
+  auto tree = [&](std::string_view text) { return to_xml(preprocess(text, o)); };
+  CHECK(tree("<ref>a</ref>") == "<root><ext><name>ref</name><attr/><inner>a</inner><close>&lt;/ref&gt;</close></ext></root>");
+  CHECK(tree("<REF name=x>a</Ref >") ==
+        "<root><ext><name>REF</name><attr> name=x</attr><inner>a</inner><close>&lt;/Ref &gt;</close></ext></root>");
+  CHECK(tree("<re>a</re><refs>b</refs>") == "<root>&lt;re&gt;a&lt;/re&gt;&lt;refs&gt;b&lt;/refs&gt;</root>");
+  CHECK(tree("<syntaxhighlight/>x") == "<root><ext><name>syntaxhighlight</name><attr/></ext>x</root>");
+  CHECK(tree("<syntaxhighlightx>a</syntaxhighlightx>") ==
+        "<root>&lt;syntaxhighlightx&gt;a&lt;/syntaxhighlightx&gt;</root>");
+  std::string long_name = "<r" + std::string(80, 'e') + ">a";
+  CHECK(tree(long_name) == "<root>" + std::string("&lt;r") + std::string(80, 'e') + "&gt;a</root>");
+  CHECK(tree("a<ref") == "<root>a&lt;ref</root>");
+  CHECK(tree("a<") == "<root>a&lt;</root>");
+  CHECK(tree("<span>x</span><!-- c -->") == "<root>&lt;span&gt;x&lt;/span&gt;<comment>&lt;!-- c --&gt;</comment></root>");
+}
+
 TEST_CASE("extension tags are a parameter") {
   Options o;
   o.extension_tags = {"ref"};

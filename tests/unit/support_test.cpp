@@ -25,6 +25,21 @@ TEST_CASE("line index maps byte offsets to 1-based line and code-point column") 
   CHECK(idx.position(1000) == Position{4, 2});  // clamped to the end
 }
 
+TEST_CASE("a line index copied or moved before its first query answers like the original") {
+  std::string text = "one\ntwo\n\nfour";
+  LineIndex original(text);
+  LineIndex copy = original;  // neither has looked at the text yet
+  LineIndex moved = std::move(original);
+  CHECK(copy.position(8) == Position{3, 1});  // the empty third line
+  CHECK(moved.position(10) == Position{4, 2});
+  CHECK(copy.line_count() == 4);
+  CHECK(moved.line_start(4) == 9);
+  CHECK(copy.offset({2, 3}) == 6);
+  LineIndex empty;
+  CHECK(empty.line_count() == 1);
+  CHECK(empty.position(5) == Position{1, 1});
+}
+
 TEST_CASE("advance() agrees with the line index") {
   std::string text = "<page>\n  <title>\xC3\xA9t\xC3\xA9</title>\n";
   LineIndex idx(text);
@@ -88,6 +103,16 @@ TEST_CASE("UTF-8 validation finds the first bad byte and repairs with U+FFFD") {
   CHECK(find_invalid_utf8("\xC0\xAF") == 0);          // overlong
   CHECK(find_invalid_utf8("x\xED\xA0\x80") == 1);      // surrogate
   CHECK(find_invalid_utf8("\xE2\x82") == 0);           // truncated sequence
+  // Past the sixteen-byte ASCII blocks: a bad byte at every offset of a long text, and
+  // a valid sequence across a block boundary.
+  for (std::size_t at = 0; at < 70; ++at) {
+    std::string text(80, 'a');
+    text[at] = '\xFF';
+    CHECK(find_invalid_utf8(text) == at);
+  }
+  std::string across = std::string(15, 'a') + "\xE2\x82\xAC" + std::string(30, 'b') + "\xC3\xA9";
+  CHECK(find_invalid_utf8(across) == std::string::npos);
+  CHECK(find_invalid_utf8(across + std::string(20, 'c') + "\xC3") == across.size() + 20);
   CHECK(replace_invalid_utf8("ab\xFF" "cd") == "ab\xEF\xBF\xBD" "cd");
   CHECK(replace_invalid_utf8("\xE2\x82") == "\xEF\xBF\xBD");
 }

@@ -97,7 +97,8 @@ std::vector<Points> find_points(std::string_view text, const PointBases& bases) 
         if (known) basis = found->second;
       }
       if (parsed && known) {
-        Points pts;
+        // Built where it stays: a Points is five strings, each move of it five moves.
+        Points& pts = out.emplace_back();
         pts.op = e.op == "add" ? PointsOp::add
                  : e.op == "multiply" ? PointsOp::multiply
                  : e.op == "fraction" ? PointsOp::fraction
@@ -111,7 +112,6 @@ std::vector<Points> find_points(std::string_view text, const PointBases& bases) 
         pts.text.assign(p, it);
         while (!pts.text.empty() && pts.text.back() == ' ') pts.text.pop_back();
         pts.offset = static_cast<std::size_t>(p - begin);
-        out.push_back(std::move(pts));
         p = it;
         continue;
       }

@@ -453,6 +453,7 @@ private:
   std::string node_text(NodeId id, std::size_t prefix = std::string::npos) const;
   /// The first byte of node_text(id) (0-255), or -1 when that text is empty.
   int first_byte(NodeId id) const;
+  int find_first_byte(NodeId id) const;  ///< first_byte() before it is remembered
 
   /// A warning at a node of the document, placed through the expansion's provenance.
   void warn(const Node& n, std::string message) const;
@@ -724,6 +725,14 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
 // their subtrees was whitespace), so the walk down that spine is made once.
 int PageExtractor::first_byte(NodeId id) const {
   if (first_bytes_[id] != kFirstByteUnknown) return first_bytes_[id];
+  // Every answer is kept for `id`, also an empty text's and one node_text() settled:
+  // non_rule() and heading_like() ask the same row, cell and bold run in turn.
+  int b = find_first_byte(id);
+  first_bytes_[id] = static_cast<std::int16_t>(b);
+  return b;
+}
+
+int PageExtractor::find_first_byte(NodeId id) const {
   auto exact = [&] {
     std::string t = node_text(id, 0);
     return t.empty() ? -1 : static_cast<int>(static_cast<unsigned char>(t[0]));
@@ -1392,11 +1401,12 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
     // all editions share (an empty `editions`), as the general loop below would make it.
     gather(order[0]);
     std::vector<Points> found = find_points(text);
-    out.reserve(found.size());
-    for (Points& p : found) {
-      std::string when = when_of(condition_at(p.offset));
+    out.resize(found.size());  // each entry filled where it stays (six strings a move)
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      Points& p = found[i];
+      out[i].when = when_of(condition_at(p.offset));
       p.offset = 0;  // offsets into a per-edition text mean nothing to a reader
-      out.push_back({std::move(p), std::move(when), {}});
+      out[i].points = std::move(p);
     }
     return out;
   }
@@ -1413,7 +1423,7 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
       texts[k] = text;
       found[k] = find_points(text);
     }
-    for (Points p : found[same_as]) {
+    for (const Points& p : found[same_as]) {
       std::string when = when_of(condition_at(p.offset));
       std::string ed = select::to_string(e);
       auto same = std::find_if(out.begin(), out.end(), [&](const PointsEntry& q) {
@@ -1425,8 +1435,11 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
         same->editions.push_back(ed);
         continue;
       }
-      p.offset = 0;  // offsets into a per-edition text mean nothing to a reader
-      out.push_back({std::move(p), when, {ed}});
+      PointsEntry& q = out.emplace_back();
+      q.points = p;
+      q.points.offset = 0;  // offsets into a per-edition text mean nothing to a reader
+      q.when = std::move(when);
+      q.editions.push_back(std::move(ed));
     }
   }
   for (auto& q : out) {
@@ -1443,13 +1456,14 @@ void PageExtractor::notes_of(const Collected& c, Rule& rule, std::size_t level) 
     for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, cond, inner, true, 1);
     // Edition spans inside the note decide its wording; its own condition is kept apart
     // in `when` (the runs carry it too, which text_variants reads as a restriction only).
-    Note note;
+    // Built in place (a Note is five strings) and dropped again when it has no text.
+    Note& note = rule.notes.emplace_back();
     note.text = variants(inner.runs);
-    note.when = when_of(cond);
+    if (empty(note.text)) rule.notes.pop_back();
+    else note.when = when_of(cond);
     for (auto& ref : inner.references)
       if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
         rule.references.push_back(ref);
-    if (!empty(note.text)) rule.notes.push_back(std::move(note));
     notes_of(inner, rule, level + 1);
   }
 }
@@ -1548,6 +1562,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   for (const auto& ref : r.references)
     if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
       rule.references.push_back(ref);
+  rule.notes.reserve(r.items.size());  // the usual notes: one per item, none nested
   notes_of(r, rule, 2);
   rule.points = points_of(r.runs);
   rule.points_unparsed = rule.points.empty() && !empty(rule.rules);

@@ -623,10 +623,30 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
   auto space = [](char c) {
     return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f');
   };
-  for (std::size_t i = 0; i < value.size();) {
-    while (i < value.size() && space(value[i])) ++i;
+  // Class values are long (a show… condition of forty bytes is usual): a name's end is
+  // looked for eight bytes a step, as the first byte at most ' ' that is a separator.
+  const std::size_t size = value.size();
+  auto name_end = [&](std::size_t i) {
+    if (std::endian::native == std::endian::little)
+      while (i + 8 <= size) {
+        std::uint64_t x;
+        std::memcpy(&x, value.data() + i, 8);
+        std::uint64_t low = Cleaner::bytes_below_0x21(x);
+        if (!low) {
+          i += 8;
+          continue;
+        }
+        i += static_cast<std::size_t>(std::countr_zero(low)) / 8;
+        if (space(value[i])) return i;
+        ++i;
+      }
+    while (i < size && !space(value[i])) ++i;
+    return i;
+  };
+  for (std::size_t i = 0; i < size;) {
+    while (i < size && space(value[i])) ++i;
     std::size_t b = i;
-    while (i < value.size() && !space(value[i])) ++i;
+    i = name_end(i);
     if (i == b) continue;
     std::string_view c = value.substr(b, i - b);
     if (!(m_.class_lengths >> std::min<std::size_t>(c.size(), 63) & 1) || !m_.class_initials[static_cast<unsigned char>(c[0])])
@@ -1161,8 +1181,8 @@ std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
     bool descend = !(n.kind == NodeKind::Table && id != cell);
     if (descend && box == kNoNode && n.kind == NodeKind::Element && facts(n).box) box = id;
     if (descend && box != kNoNode && n.kind == NodeKind::FileLink) {
-      std::string name(n.name);
-      if (auto colon = name.find(':'); colon != std::string::npos) name.erase(0, colon + 1);
+      std::string_view name = n.name;
+      if (auto colon = name.find(':'); colon != std::string_view::npos) name.remove_prefix(colon + 1);
       for (const auto& [prefix, trigger] : m_.icons)
         if (starts_with(name, prefix)) {
           std::string t = trigger;

@@ -72,10 +72,15 @@ bool word_may_start(const char* p, const char* end) {
 
 std::vector<Points> find_points(std::string_view text, const PointBases& bases) {
   std::vector<Points> out;
+  find_points(text, out, bases);
+  return out;
+}
+
+void find_points(std::string_view text, std::vector<Points>& out, const PointBases& bases) {
   // Every form of the grammar holds the word "point" (points_expression: the unit), so
   // no expression starts after its last occurrence: the scan stops there.
   std::size_t last_point = text.rfind("point");
-  if (last_point == std::string_view::npos) return out;
+  if (last_point == std::string_view::npos) return;
   const char* begin = text.data();
   const char* end = begin + text.size();
   const char* limit = begin + last_point;
@@ -118,7 +123,6 @@ std::vector<Points> find_points(std::string_view text, const PointBases& bases) 
     }
     ++p;
   }
-  return out;
 }
 
 }  // namespace wikic::extract

@@ -505,6 +505,7 @@ private:
   std::vector<std::int8_t> projection_above_;  ///< projection_on_path() by NodeId: -1 unknown
   std::vector<NodeId> projection_chain_;
   std::string points_text_;
+  std::vector<Points> points_found_;  ///< points_of's expressions of one text, reused
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
   /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
   /// entry keeps them alive, so an address is never reused for another condition).
@@ -1420,7 +1421,9 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
     // Every edition reads what the first does: each expression found is one entry that
     // all editions share (an empty `editions`), as the general loop below would make it.
     gather(order[0]);
-    std::vector<Points> found = find_points(text);
+    std::vector<Points>& found = points_found_;
+    found.clear();
+    find_points(text, found);
     out.resize(found.size());  // each entry filled where it stays (six strings a move)
     for (std::size_t i = 0; i < found.size(); ++i) {
       Points& p = found[i];

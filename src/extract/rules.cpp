@@ -53,6 +53,17 @@ struct Mapping {
   /// one of these and need no lookup.
   std::uint64_t class_lengths = 0;
   std::array<bool, 256> class_initials{};
+  /// Second bytes of the known classes by their first (bit b%64 of word b/64): the
+  /// show… classes share 's' with scoring…, and most have the length of one too.
+  std::array<std::array<std::uint64_t, 4>, 256> class_seconds{};
+  bool may_be_class(std::string_view c) const {
+    if (!(class_lengths >> std::min<std::size_t>(c.size(), 63) & 1)) return false;
+    auto first = static_cast<unsigned char>(c[0]);
+    if (!class_initials[first]) return false;
+    if (c.size() < 2) return true;
+    auto second = static_cast<unsigned char>(c[1]);
+    return class_seconds[first][second / 64] >> (second % 64) & 1;
+  }
 };
 
 template <class T>
@@ -108,6 +119,10 @@ const Mapping& mapping() {
     auto known_class = [&r](std::string_view c) {
       r.class_lengths |= std::uint64_t{1} << std::min<std::size_t>(c.size(), 63);
       if (!c.empty()) r.class_initials[static_cast<unsigned char>(c[0])] = true;
+      if (c.size() >= 2) {
+        auto second = static_cast<unsigned char>(c[1]);
+        r.class_seconds[static_cast<unsigned char>(c[0])][second / 64] |= std::uint64_t{1} << (second % 64);
+      }
     };
     for (const auto& [c, kind] : r.kinds) known_class(c);
     known_class(r.core_class);
@@ -650,8 +665,7 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
     i = name_end(i);
     if (i == b) continue;
     std::string_view c = value.substr(b, i - b);
-    if (!(m_.class_lengths >> std::min<std::size_t>(c.size(), 63) & 1) || !m_.class_initials[static_cast<unsigned char>(c[0])])
-      continue;
+    if (!m_.may_be_class(c)) continue;
     // is_tally_class(m_, c), with the one kinds lookup shared.
     auto kind = m_.kinds.find(c);
     bool core = c == m_.core_class;

@@ -273,9 +273,12 @@ std::string clean(std::string_view s) {
 
 std::string slug(std::string_view s, std::size_t max_words) {
   // A slug is never longer than its text: written through a pointer into a buffer of
-  // that size, then cut to length (a push_back per byte costs more than the byte).
-  std::string out(s.size(), '\0');
-  char* const begin = out.data();
+  // that size (a push_back per byte costs more than the byte), then copied out at its
+  // own length. The buffer is kept between calls: a description is hundreds of bytes,
+  // its slug a few words, so a fresh string of the text's size was mostly wasted.
+  thread_local std::string buffer;
+  if (buffer.size() < s.size()) buffer.resize(std::max(s.size(), 2 * buffer.size()));
+  char* const begin = buffer.data();
   char* o = begin;
   // ASCII only, as std::isalnum/std::tolower in the "C" locale: each byte's lower-case
   // form if alphanumeric, else 0.
@@ -300,8 +303,7 @@ std::string slug(std::string_view s, std::size_t max_words) {
       dash = true;
     }
   }
-  out.resize(static_cast<std::size_t>(o - begin));
-  return out;
+  return std::string(begin, static_cast<std::size_t>(o - begin));
 }
 
 std::string lower(std::string_view s) {

@@ -72,10 +72,15 @@ bool word_may_start(const char* p, const char* end) {
 
 std::vector<Points> find_points(std::string_view text, const PointBases& bases) {
   std::vector<Points> out;
+  find_points(text, out, bases);
+  return out;
+}
+
+void find_points(std::string_view text, std::vector<Points>& out, const PointBases& bases) {
   // Every form of the grammar holds the word "point" (points_expression: the unit), so
   // no expression starts after its last occurrence: the scan stops there.
   std::size_t last_point = text.rfind("point");
-  if (last_point == std::string_view::npos) return out;
+  if (last_point == std::string_view::npos) return;
   const char* begin = text.data();
   const char* end = begin + text.size();
   const char* limit = begin + last_point;
@@ -97,7 +102,8 @@ std::vector<Points> find_points(std::string_view text, const PointBases& bases) 
         if (known) basis = found->second;
       }
       if (parsed && known) {
-        Points pts;
+        // Built where it stays: a Points is five strings, each move of it five moves.
+        Points& pts = out.emplace_back();
         pts.op = e.op == "add" ? PointsOp::add
                  : e.op == "multiply" ? PointsOp::multiply
                  : e.op == "fraction" ? PointsOp::fraction
@@ -111,14 +117,12 @@ std::vector<Points> find_points(std::string_view text, const PointBases& bases) 
         pts.text.assign(p, it);
         while (!pts.text.empty() && pts.text.back() == ' ') pts.text.pop_back();
         pts.offset = static_cast<std::size_t>(p - begin);
-        out.push_back(std::move(pts));
         p = it;
         continue;
       }
     }
     ++p;
   }
-  return out;
 }
 
 }  // namespace wikic::extract

@@ -42,5 +42,7 @@ const PointBases& point_bases();
 /// An expression whose basis words are not in `bases` is not one: the text around it
 /// stays unparsed rather than guessed.
 std::vector<Points> find_points(std::string_view text, const PointBases& bases = point_bases());
+/// The same expressions appended to `out`: a caller searching many texts keeps one buffer.
+void find_points(std::string_view text, std::vector<Points>& out, const PointBases& bases = point_bases());
 
 }  // namespace wikic::extract

@@ -53,6 +53,17 @@ struct Mapping {
   /// one of these and need no lookup.
   std::uint64_t class_lengths = 0;
   std::array<bool, 256> class_initials{};
+  /// Second bytes of the known classes by their first (bit b%64 of word b/64): the
+  /// show… classes share 's' with scoring…, and most have the length of one too.
+  std::array<std::array<std::uint64_t, 4>, 256> class_seconds{};
+  bool may_be_class(std::string_view c) const {
+    if (!(class_lengths >> std::min<std::size_t>(c.size(), 63) & 1)) return false;
+    auto first = static_cast<unsigned char>(c[0]);
+    if (!class_initials[first]) return false;
+    if (c.size() < 2) return true;
+    auto second = static_cast<unsigned char>(c[1]);
+    return class_seconds[first][second / 64] >> (second % 64) & 1;
+  }
 };
 
 template <class T>
@@ -108,6 +119,10 @@ const Mapping& mapping() {
     auto known_class = [&r](std::string_view c) {
       r.class_lengths |= std::uint64_t{1} << std::min<std::size_t>(c.size(), 63);
       if (!c.empty()) r.class_initials[static_cast<unsigned char>(c[0])] = true;
+      if (c.size() >= 2) {
+        auto second = static_cast<unsigned char>(c[1]);
+        r.class_seconds[static_cast<unsigned char>(c[0])][second / 64] |= std::uint64_t{1} << (second % 64);
+      }
     };
     for (const auto& [c, kind] : r.kinds) known_class(c);
     known_class(r.core_class);
@@ -258,9 +273,12 @@ std::string clean(std::string_view s) {
 
 std::string slug(std::string_view s, std::size_t max_words) {
   // A slug is never longer than its text: written through a pointer into a buffer of
-  // that size, then cut to length (a push_back per byte costs more than the byte).
-  std::string out(s.size(), '\0');
-  char* const begin = out.data();
+  // that size (a push_back per byte costs more than the byte), then copied out at its
+  // own length. The buffer is kept between calls: a description is hundreds of bytes,
+  // its slug a few words, so a fresh string of the text's size was mostly wasted.
+  thread_local std::string buffer;
+  if (buffer.size() < s.size()) buffer.resize(std::max(s.size(), 2 * buffer.size()));
+  char* const begin = buffer.data();
   char* o = begin;
   // ASCII only, as std::isalnum/std::tolower in the "C" locale: each byte's lower-case
   // form if alphanumeric, else 0.
@@ -285,8 +303,7 @@ std::string slug(std::string_view s, std::size_t max_words) {
       dash = true;
     }
   }
-  out.resize(static_cast<std::size_t>(o - begin));
-  return out;
+  return std::string(begin, static_cast<std::size_t>(o - begin));
 }
 
 std::string lower(std::string_view s) {
@@ -453,6 +470,7 @@ private:
   std::string node_text(NodeId id, std::size_t prefix = std::string::npos) const;
   /// The first byte of node_text(id) (0-255), or -1 when that text is empty.
   int first_byte(NodeId id) const;
+  int find_first_byte(NodeId id) const;  ///< first_byte() before it is remembered
 
   /// A warning at a node of the document, placed through the expansion's provenance.
   void warn(const Node& n, std::string message) const;
@@ -504,6 +522,7 @@ private:
   std::vector<std::int8_t> projection_above_;  ///< projection_on_path() by NodeId: -1 unknown
   std::vector<NodeId> projection_chain_;
   std::string points_text_;
+  std::vector<Points> points_found_;  ///< points_of's expressions of one text, reused
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
   /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
   /// entry keeps them alive, so an address is never reused for another condition).
@@ -622,14 +641,33 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
   auto space = [](char c) {
     return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f');
   };
-  for (std::size_t i = 0; i < value.size();) {
-    while (i < value.size() && space(value[i])) ++i;
+  // Class values are long (a show… condition of forty bytes is usual): a name's end is
+  // looked for eight bytes a step, as the first byte at most ' ' that is a separator.
+  const std::size_t size = value.size();
+  auto name_end = [&](std::size_t i) {
+    if (std::endian::native == std::endian::little)
+      while (i + 8 <= size) {
+        std::uint64_t x;
+        std::memcpy(&x, value.data() + i, 8);
+        std::uint64_t low = Cleaner::bytes_below_0x21(x);
+        if (!low) {
+          i += 8;
+          continue;
+        }
+        i += static_cast<std::size_t>(std::countr_zero(low)) / 8;
+        if (space(value[i])) return i;
+        ++i;
+      }
+    while (i < size && !space(value[i])) ++i;
+    return i;
+  };
+  for (std::size_t i = 0; i < size;) {
+    while (i < size && space(value[i])) ++i;
     std::size_t b = i;
-    while (i < value.size() && !space(value[i])) ++i;
+    i = name_end(i);
     if (i == b) continue;
     std::string_view c = value.substr(b, i - b);
-    if (!(m_.class_lengths >> std::min<std::size_t>(c.size(), 63) & 1) || !m_.class_initials[static_cast<unsigned char>(c[0])])
-      continue;
+    if (!m_.may_be_class(c)) continue;
     // is_tally_class(m_, c), with the one kinds lookup shared.
     auto kind = m_.kinds.find(c);
     bool core = c == m_.core_class;
@@ -724,6 +762,14 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
 // their subtrees was whitespace), so the walk down that spine is made once.
 int PageExtractor::first_byte(NodeId id) const {
   if (first_bytes_[id] != kFirstByteUnknown) return first_bytes_[id];
+  // Every answer is kept for `id`, also an empty text's and one node_text() settled:
+  // non_rule() and heading_like() ask the same row, cell and bold run in turn.
+  int b = find_first_byte(id);
+  first_bytes_[id] = static_cast<std::int16_t>(b);
+  return b;
+}
+
+int PageExtractor::find_first_byte(NodeId id) const {
   auto exact = [&] {
     std::string t = node_text(id, 0);
     return t.empty() ? -1 : static_cast<int>(static_cast<unsigned char>(t[0]));
@@ -1152,8 +1198,8 @@ std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
     bool descend = !(n.kind == NodeKind::Table && id != cell);
     if (descend && box == kNoNode && n.kind == NodeKind::Element && facts(n).box) box = id;
     if (descend && box != kNoNode && n.kind == NodeKind::FileLink) {
-      std::string name(n.name);
-      if (auto colon = name.find(':'); colon != std::string::npos) name.erase(0, colon + 1);
+      std::string_view name = n.name;
+      if (auto colon = name.find(':'); colon != std::string_view::npos) name.remove_prefix(colon + 1);
       for (const auto& [prefix, trigger] : m_.icons)
         if (starts_with(name, prefix)) {
           std::string t = trigger;
@@ -1391,12 +1437,15 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
     // Every edition reads what the first does: each expression found is one entry that
     // all editions share (an empty `editions`), as the general loop below would make it.
     gather(order[0]);
-    std::vector<Points> found = find_points(text);
-    out.reserve(found.size());
-    for (Points& p : found) {
-      std::string when = when_of(condition_at(p.offset));
+    std::vector<Points>& found = points_found_;
+    found.clear();
+    find_points(text, found);
+    out.resize(found.size());  // each entry filled where it stays (six strings a move)
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      Points& p = found[i];
+      out[i].when = when_of(condition_at(p.offset));
       p.offset = 0;  // offsets into a per-edition text mean nothing to a reader
-      out.push_back({std::move(p), std::move(when), {}});
+      out[i].points = std::move(p);
     }
     return out;
   }
@@ -1413,7 +1462,7 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
       texts[k] = text;
       found[k] = find_points(text);
     }
-    for (Points p : found[same_as]) {
+    for (const Points& p : found[same_as]) {
       std::string when = when_of(condition_at(p.offset));
       std::string ed = select::to_string(e);
       auto same = std::find_if(out.begin(), out.end(), [&](const PointsEntry& q) {
@@ -1425,8 +1474,11 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) 
         same->editions.push_back(ed);
         continue;
       }
-      p.offset = 0;  // offsets into a per-edition text mean nothing to a reader
-      out.push_back({std::move(p), when, {ed}});
+      PointsEntry& q = out.emplace_back();
+      q.points = p;
+      q.points.offset = 0;  // offsets into a per-edition text mean nothing to a reader
+      q.when = std::move(when);
+      q.editions.push_back(std::move(ed));
     }
   }
   for (auto& q : out) {
@@ -1443,13 +1495,14 @@ void PageExtractor::notes_of(const Collected& c, Rule& rule, std::size_t level) 
     for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, cond, inner, true, 1);
     // Edition spans inside the note decide its wording; its own condition is kept apart
     // in `when` (the runs carry it too, which text_variants reads as a restriction only).
-    Note note;
+    // Built in place (a Note is five strings) and dropped again when it has no text.
+    Note& note = rule.notes.emplace_back();
     note.text = variants(inner.runs);
-    note.when = when_of(cond);
+    if (empty(note.text)) rule.notes.pop_back();
+    else note.when = when_of(cond);
     for (auto& ref : inner.references)
       if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
         rule.references.push_back(ref);
-    if (!empty(note.text)) rule.notes.push_back(std::move(note));
     notes_of(inner, rule, level + 1);
   }
 }
@@ -1548,6 +1601,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   for (const auto& ref : r.references)
     if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
       rule.references.push_back(ref);
+  rule.notes.reserve(r.items.size());  // the usual notes: one per item, none nested
   notes_of(r, rule, 2);
   rule.points = points_of(r.runs);
   rule.points_unparsed = rule.points.empty() && !empty(rule.rules);

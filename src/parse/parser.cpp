@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "parse/limits.hpp"
+#include "parse/offset_warnings.hpp"
 #include "support/scan.hpp"
 
 namespace wikic::parse {
@@ -261,6 +262,9 @@ public:
     stack_.push_back({root, doc.node(root).kind, 0, {}});
   }
 
+  /// Warnings go to `f` by offset instead of to the sink by line:column.
+  void report_offsets_to(const OffsetWarning* f) { at_offset_ = f; }
+
   void run() {
     find_regions();
     std::uint32_t pos = 0;
@@ -291,6 +295,7 @@ private:
   support::Span diag_anchor_;
   std::string context_;
   std::size_t* diagnostic_count_;
+  const OffsetWarning* at_offset_ = nullptr;
 
   std::vector<Region> regions_;
   std::vector<Open> stack_;
@@ -317,16 +322,24 @@ private:
   void warn(std::uint32_t offset, const std::string& message) {
     if (*diagnostic_count_ >= kMaxDiagnostics) return;
     if (++*diagnostic_count_ == kMaxDiagnostics) {
-      sink_.warning(opt_.page, doc_.position(src_ == 0 ? offset : diag_anchor_.begin),
-                    "more than " + std::to_string(kMaxDiagnostics) +
-                        " diagnostics on this page; the rest are suppressed");
+      emit_warning(src_ == 0 ? offset : diag_anchor_.begin,
+                   "more than " + std::to_string(kMaxDiagnostics) +
+                       " diagnostics on this page; the rest are suppressed");
       return;
     }
     if (src_ == 0) {
-      sink_.warning(opt_.page, doc_.position(offset), message);
+      emit_warning(offset, message);
     } else {
-      sink_.warning(opt_.page, doc_.position(diag_anchor_.begin), message + " (" + context_ + ")");
+      emit_warning(diag_anchor_.begin, message + " (" + context_ + ")");
     }
+  }
+
+  // `offset` is in source 0 (the page text).
+  void emit_warning(std::uint32_t offset, std::string message) {
+    if (at_offset_)
+      (*at_offset_)(offset, std::move(message));
+    else
+      sink_.warning(opt_.page, doc_.position(offset), std::move(message));
   }
 
   // --- regions ---
@@ -1652,6 +1665,7 @@ private:
                      src_ == 0 ? support::Span{t.b, t.e} : diag_anchor_,
                      "in parameter '" + p.name + "' of semantic template '" + ref.name + "'",
                      diagnostic_count_);
+      nested.at_offset_ = at_offset_;
       nested.run();
       if (nested.exhausted_) exhausted_ = true;
       close_top(t.e, false);
@@ -1769,7 +1783,7 @@ namespace {
 // `owned` is the page text when the caller hands it over (no copy), else empty and the
 // text is copied from input.text.
 Document parse(const ParseInput& input, std::string* owned, support::DiagnosticSink& diagnostics,
-               const ParseOptions& options) {
+               const ParseOptions& options, const OffsetWarning* at_offset = nullptr) {
   Document doc;
   std::string_view text = input.text;
   // Spans are 32-bit: a page beyond 4 GiB is cut (MediaWiki's own limit is 2 MiB).
@@ -1788,6 +1802,7 @@ Document parse(const ParseInput& input, std::string* owned, support::DiagnosticS
   std::size_t diagnostic_count = 0;
   Builder builder(doc, src, root, diagnostics, options, &input.semantic, {}, {},
                   &diagnostic_count);
+  builder.report_offsets_to(at_offset);
   builder.run();
   return doc;
 }
@@ -1804,6 +1819,11 @@ Document parse_document(std::string_view text, support::DiagnosticSink& diagnost
   ParseInput input;
   input.text = text;
   return parse(input, nullptr, diagnostics, options);
+}
+
+Document parse_document_offsets(const ParseInput& input, support::DiagnosticSink& diagnostics,
+                                const ParseOptions& options, const OffsetWarning& warning) {
+  return parse(input, nullptr, diagnostics, options, &warning);
 }
 
 Document parse_document_moved(std::string&& text, support::DiagnosticSink& diagnostics,

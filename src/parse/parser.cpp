@@ -94,27 +94,26 @@ constexpr TagInfo kTags[] = {
     {"meta", kVoid}, {"link", kVoid},
 };
 
-// A table of lowercase names grouped by first letter, so a lookup compares against a
-// handful of them instead of all (every `<` in a page asks up to three tables).
+// A table of lowercase names grouped by first letter and length, so a lookup compares
+// against the one or two names of that shape instead of all (every `<` in a page asks
+// up to four tables, and most names asked for are in none of them).
 template <std::size_t N>
 struct NameIndex {
+  static constexpr std::size_t kLengths = 32;  // every name is shorter than 32
   std::array<std::string_view, N> names{};
-  std::uint8_t start[27] = {};
+  // order[start[s]..start[s+1]) are the names of shape s = letter * kLengths + length,
+  // in table order.
+  std::uint8_t start[26 * kLengths + 1] = {};
   std::uint8_t order[N] = {};
-  // Per first letter, bit n set when a name of n bytes (n < 32) starts with it: most
-  // lookups are of names no table entry has (`span` among extension tags), rejected here.
-  std::uint32_t lengths[26] = {};
 
   // Position of `name` (compared case-insensitively) in the table, or -1.
   int find(std::string_view name) const {
-    if (name.empty() || name.size() >= 32) return -1;
+    if (name.empty() || name.size() >= kLengths) return -1;
     char first = lower(name[0]);
     if (first < 'a' || first > 'z') return -1;
-    int c = first - 'a';
-    if (!((lengths[c] >> name.size()) & 1u)) return -1;
-    for (int k = start[c]; k < start[c + 1]; ++k) {
+    std::size_t shape = static_cast<std::size_t>(first - 'a') * kLengths + name.size();
+    for (int k = start[shape]; k < start[shape + 1]; ++k) {
       std::string_view n = names[order[k]];
-      if (n.size() != name.size()) continue;
       std::size_t i = 1;
       while (i < n.size() && lower(name[i]) == n[i]) ++i;
       if (i == n.size()) return order[k];
@@ -125,18 +124,18 @@ struct NameIndex {
 
 template <std::size_t N>
 constexpr NameIndex<N> index_names(const std::array<std::string_view, N>& names) {
+  static_assert(N < 256);
+  constexpr std::size_t L = NameIndex<N>::kLengths;
   NameIndex<N> index;
   index.names = names;
-  std::uint8_t count[26] = {};
-  for (std::string_view n : names) {
-    ++count[n[0] - 'a'];
-    index.lengths[n[0] - 'a'] |= std::uint32_t{1} << n.size();  // every name is shorter than 32
-  }
-  for (int c = 0; c < 26; ++c) index.start[c + 1] = static_cast<std::uint8_t>(index.start[c] + count[c]);
-  std::uint8_t fill[26] = {};
+  std::uint8_t count[26 * L] = {};
+  for (std::string_view n : names) ++count[static_cast<std::size_t>(n[0] - 'a') * L + n.size()];
+  for (std::size_t s = 0; s < 26 * L; ++s)
+    index.start[s + 1] = static_cast<std::uint8_t>(index.start[s] + count[s]);
+  std::uint8_t fill[26 * L] = {};
   for (std::size_t k = 0; k < N; ++k) {
-    int c = names[k][0] - 'a';
-    index.order[index.start[c] + fill[c]++] = static_cast<std::uint8_t>(k);
+    std::size_t s = static_cast<std::size_t>(names[k][0] - 'a') * L + names[k].size();
+    index.order[index.start[s] + fill[s]++] = static_cast<std::uint8_t>(k);
   }
   return index;
 }

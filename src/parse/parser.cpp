@@ -315,6 +315,7 @@ private:
   std::vector<std::uint32_t> link_opens_;
   mutable std::size_t region_hint_ = 0;
   std::vector<std::size_t> quote_scratch_;  // plan_quotes's list, kept to avoid a malloc per line
+  bool lexed_quote_ = false;  // the last lex() produced a Quote token (most cells have none)
 
   // --- diagnostics ---
 
@@ -1173,6 +1174,7 @@ private:
     std::size_t r = region_at_or_after(b);
     std::uint32_t text_start = b;
     std::uint32_t no_ext_close_after = 0xFFFFFFFFu;
+    lexed_quote_ = false;
     auto flush = [&](std::uint32_t upto) {
       if (upto > text_start) {
         Token t;
@@ -1212,6 +1214,7 @@ private:
           t.b = i;
           t.e = j;
           out.push_back(t);
+          lexed_quote_ = true;
           text_start = j;
         }
         i = j;
@@ -1453,7 +1456,7 @@ private:
     std::size_t base = stack_.size();
     auto& toks = tokens_for_depth();
     lex(b, e, toks);
-    plan_quotes(toks, b);
+    if (lexed_quote_) plan_quotes(toks, b);
     ++inline_depth_;
     // Tokens may be referenced after recursion reallocates the pool: copy the list.
     std::vector<Token> local;

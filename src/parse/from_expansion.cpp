@@ -1,6 +1,7 @@
 // Glue between expansion and parsing: marker spans for the parser (also inside the
 // values of semantic parameters), and diagnostics re-anchored through provenance.
 #include "parse/from_expansion.hpp"
+#include "parse/offset_warnings.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -68,18 +69,14 @@ Document parse_expansion(const expand::Expansion& expansion, support::Diagnostic
   input.text = expansion.text;
   MarkerIndex markers(expansion);
   input.semantic = refs_in(markers, expansion.text, 0);
-  // The parser positions its diagnostics in the expanded text; each is moved to the
+  // The parser's warnings carry offsets in the expanded text; each is moved to the
   // byte of the page or template that produced it.
-  support::LineIndex expanded_lines(expansion.text);
-  support::DiagnosticSink local([&](const support::Diagnostic& d) {
-    if (d.where.line == 0) {
-      diagnostics.report(d);
-      return;
-    }
-    auto where = expansion.locate_offset(expanded_lines.offset(d.where));
-    diagnostics.report({d.severity, where.file, where.at, d.message + where.chain});
-  });
-  return parse_document(input, local, options);
+  OffsetWarning warning = [&](std::uint32_t offset, std::string message) {
+    auto where = expansion.locate_offset(offset);
+    diagnostics.report({support::Severity::warning, where.file, where.at,
+                        std::move(message) + where.chain});
+  };
+  return parse_document_offsets(input, diagnostics, options, warning);
 }
 
 }  // namespace wikic::parse

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "parse/limits.hpp"
+#include "parse/offset_warnings.hpp"
 #include "support/scan.hpp"
 
 namespace wikic::parse {
@@ -93,27 +94,26 @@ constexpr TagInfo kTags[] = {
     {"meta", kVoid}, {"link", kVoid},
 };
 
-// A table of lowercase names grouped by first letter, so a lookup compares against a
-// handful of them instead of all (every `<` in a page asks up to three tables).
+// A table of lowercase names grouped by first letter and length, so a lookup compares
+// against the one or two names of that shape instead of all (every `<` in a page asks
+// up to four tables, and most names asked for are in none of them).
 template <std::size_t N>
 struct NameIndex {
+  static constexpr std::size_t kLengths = 32;  // every name is shorter than 32
   std::array<std::string_view, N> names{};
-  std::uint8_t start[27] = {};
+  // order[start[s]..start[s+1]) are the names of shape s = letter * kLengths + length,
+  // in table order.
+  std::uint8_t start[26 * kLengths + 1] = {};
   std::uint8_t order[N] = {};
-  // Per first letter, bit n set when a name of n bytes (n < 32) starts with it: most
-  // lookups are of names no table entry has (`span` among extension tags), rejected here.
-  std::uint32_t lengths[26] = {};
 
   // Position of `name` (compared case-insensitively) in the table, or -1.
   int find(std::string_view name) const {
-    if (name.empty() || name.size() >= 32) return -1;
+    if (name.empty() || name.size() >= kLengths) return -1;
     char first = lower(name[0]);
     if (first < 'a' || first > 'z') return -1;
-    int c = first - 'a';
-    if (!((lengths[c] >> name.size()) & 1u)) return -1;
-    for (int k = start[c]; k < start[c + 1]; ++k) {
+    std::size_t shape = static_cast<std::size_t>(first - 'a') * kLengths + name.size();
+    for (int k = start[shape]; k < start[shape + 1]; ++k) {
       std::string_view n = names[order[k]];
-      if (n.size() != name.size()) continue;
       std::size_t i = 1;
       while (i < n.size() && lower(name[i]) == n[i]) ++i;
       if (i == n.size()) return order[k];
@@ -124,18 +124,18 @@ struct NameIndex {
 
 template <std::size_t N>
 constexpr NameIndex<N> index_names(const std::array<std::string_view, N>& names) {
+  static_assert(N < 256);
+  constexpr std::size_t L = NameIndex<N>::kLengths;
   NameIndex<N> index;
   index.names = names;
-  std::uint8_t count[26] = {};
-  for (std::string_view n : names) {
-    ++count[n[0] - 'a'];
-    index.lengths[n[0] - 'a'] |= std::uint32_t{1} << n.size();  // every name is shorter than 32
-  }
-  for (int c = 0; c < 26; ++c) index.start[c + 1] = static_cast<std::uint8_t>(index.start[c] + count[c]);
-  std::uint8_t fill[26] = {};
+  std::uint8_t count[26 * L] = {};
+  for (std::string_view n : names) ++count[static_cast<std::size_t>(n[0] - 'a') * L + n.size()];
+  for (std::size_t s = 0; s < 26 * L; ++s)
+    index.start[s + 1] = static_cast<std::uint8_t>(index.start[s] + count[s]);
+  std::uint8_t fill[26 * L] = {};
   for (std::size_t k = 0; k < N; ++k) {
-    int c = names[k][0] - 'a';
-    index.order[index.start[c] + fill[c]++] = static_cast<std::uint8_t>(k);
+    std::size_t s = static_cast<std::size_t>(names[k][0] - 'a') * L + names[k].size();
+    index.order[index.start[s] + fill[s]++] = static_cast<std::uint8_t>(k);
   }
   return index;
 }
@@ -261,6 +261,9 @@ public:
     stack_.push_back({root, doc.node(root).kind, 0, {}});
   }
 
+  /// Warnings go to `f` by offset instead of to the sink by line:column.
+  void report_offsets_to(const OffsetWarning* f) { at_offset_ = f; }
+
   void run() {
     find_regions();
     std::uint32_t pos = 0;
@@ -291,6 +294,7 @@ private:
   support::Span diag_anchor_;
   std::string context_;
   std::size_t* diagnostic_count_;
+  const OffsetWarning* at_offset_ = nullptr;
 
   std::vector<Region> regions_;
   std::vector<Open> stack_;
@@ -311,22 +315,31 @@ private:
   std::vector<std::uint32_t> link_opens_;
   mutable std::size_t region_hint_ = 0;
   std::vector<std::size_t> quote_scratch_;  // plan_quotes's list, kept to avoid a malloc per line
+  bool lexed_quote_ = false;  // the last lex() produced a Quote token (most cells have none)
 
   // --- diagnostics ---
 
   void warn(std::uint32_t offset, const std::string& message) {
     if (*diagnostic_count_ >= kMaxDiagnostics) return;
     if (++*diagnostic_count_ == kMaxDiagnostics) {
-      sink_.warning(opt_.page, doc_.position(src_ == 0 ? offset : diag_anchor_.begin),
-                    "more than " + std::to_string(kMaxDiagnostics) +
-                        " diagnostics on this page; the rest are suppressed");
+      emit_warning(src_ == 0 ? offset : diag_anchor_.begin,
+                   "more than " + std::to_string(kMaxDiagnostics) +
+                       " diagnostics on this page; the rest are suppressed");
       return;
     }
     if (src_ == 0) {
-      sink_.warning(opt_.page, doc_.position(offset), message);
+      emit_warning(offset, message);
     } else {
-      sink_.warning(opt_.page, doc_.position(diag_anchor_.begin), message + " (" + context_ + ")");
+      emit_warning(diag_anchor_.begin, message + " (" + context_ + ")");
     }
+  }
+
+  // `offset` is in source 0 (the page text).
+  void emit_warning(std::uint32_t offset, std::string message) {
+    if (at_offset_)
+      (*at_offset_)(offset, std::move(message));
+    else
+      sink_.warning(opt_.page, doc_.position(offset), std::move(message));
   }
 
   // --- regions ---
@@ -1161,6 +1174,7 @@ private:
     std::size_t r = region_at_or_after(b);
     std::uint32_t text_start = b;
     std::uint32_t no_ext_close_after = 0xFFFFFFFFu;
+    lexed_quote_ = false;
     auto flush = [&](std::uint32_t upto) {
       if (upto > text_start) {
         Token t;
@@ -1200,6 +1214,7 @@ private:
           t.b = i;
           t.e = j;
           out.push_back(t);
+          lexed_quote_ = true;
           text_start = j;
         }
         i = j;
@@ -1441,7 +1456,7 @@ private:
     std::size_t base = stack_.size();
     auto& toks = tokens_for_depth();
     lex(b, e, toks);
-    plan_quotes(toks, b);
+    if (lexed_quote_) plan_quotes(toks, b);
     ++inline_depth_;
     // Tokens may be referenced after recursion reallocates the pool: copy the list.
     std::vector<Token> local;
@@ -1652,6 +1667,7 @@ private:
                      src_ == 0 ? support::Span{t.b, t.e} : diag_anchor_,
                      "in parameter '" + p.name + "' of semantic template '" + ref.name + "'",
                      diagnostic_count_);
+      nested.at_offset_ = at_offset_;
       nested.run();
       if (nested.exhausted_) exhausted_ = true;
       close_top(t.e, false);
@@ -1769,7 +1785,7 @@ namespace {
 // `owned` is the page text when the caller hands it over (no copy), else empty and the
 // text is copied from input.text.
 Document parse(const ParseInput& input, std::string* owned, support::DiagnosticSink& diagnostics,
-               const ParseOptions& options) {
+               const ParseOptions& options, const OffsetWarning* at_offset = nullptr) {
   Document doc;
   std::string_view text = input.text;
   // Spans are 32-bit: a page beyond 4 GiB is cut (MediaWiki's own limit is 2 MiB).
@@ -1788,6 +1804,7 @@ Document parse(const ParseInput& input, std::string* owned, support::DiagnosticS
   std::size_t diagnostic_count = 0;
   Builder builder(doc, src, root, diagnostics, options, &input.semantic, {}, {},
                   &diagnostic_count);
+  builder.report_offsets_to(at_offset);
   builder.run();
   return doc;
 }
@@ -1804,6 +1821,11 @@ Document parse_document(std::string_view text, support::DiagnosticSink& diagnost
   ParseInput input;
   input.text = text;
   return parse(input, nullptr, diagnostics, options);
+}
+
+Document parse_document_offsets(const ParseInput& input, support::DiagnosticSink& diagnostics,
+                                const ParseOptions& options, const OffsetWarning& warning) {
+  return parse(input, nullptr, diagnostics, options, &warning);
 }
 
 Document parse_document_moved(std::string&& text, support::DiagnosticSink& diagnostics,

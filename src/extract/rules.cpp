@@ -21,6 +21,7 @@
 #include "preprocess/restore_lines.hpp"
 #include "select/tree_conditions.hpp"
 #include "select/variants.hpp"
+#include "support/scan.hpp"
 #include "support/source.hpp"
 
 namespace wikic::extract {
@@ -636,35 +637,13 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
       attr = &a;
   if (!attr) return f;
   std::string_view value = attr->value;
-  // Bytes at most ' ' are tested against the five class separators only (HTML's ASCII
-  // whitespace); everything else is part of a class name.
-  auto space = [](char c) {
-    return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f');
-  };
-  // Class values are long (a show… condition of forty bytes is usual): a name's end is
-  // looked for eight bytes a step, as the first byte at most ' ' that is a separator.
-  const std::size_t size = value.size();
-  auto name_end = [&](std::size_t i) {
-    if (std::endian::native == std::endian::little)
-      while (i + 8 <= size) {
-        std::uint64_t x;
-        std::memcpy(&x, value.data() + i, 8);
-        std::uint64_t low = Cleaner::bytes_below_0x21(x);
-        if (!low) {
-          i += 8;
-          continue;
-        }
-        i += static_cast<std::size_t>(std::countr_zero(low)) / 8;
-        if (space(value[i])) return i;
-        ++i;
-      }
-    while (i < size && !space(value[i])) ++i;
-    return i;
-  };
-  for (std::size_t i = 0; i < size;) {
+  // HTML's ASCII whitespace separates class names.
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; };
+  const auto size = static_cast<std::uint32_t>(value.size());
+  for (std::uint32_t i = 0; i < size;) {
     while (i < size && space(value[i])) ++i;
-    std::size_t b = i;
-    i = name_end(i);
+    std::uint32_t b = i;
+    i = support::scan_for<' ', '\t', '\n', '\r', '\f'>(value.data(), i, size);
     if (i == b) continue;
     std::string_view c = value.substr(b, i - b);
     if (!m_.may_be_class(c)) continue;
@@ -723,7 +702,7 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
     }
     return false;
   };
-  for (;;) {
+  while (n != kNoNode) {
     const Node& x = doc_.node(n);
     bool descend = true;
     bool done = false;
@@ -731,25 +710,10 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
     else if (x.kind == NodeKind::Entity) done = feed(parse::decode_entity(doc_.text(x)));
     else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) descend = false;
     if (done) return out;
-    if (descend && x.first_child != kNoNode) {
-      path_.push_back(n);
-      n = x.first_child;
-      continue;
-    }
-    for (;;) {
-      if (n == id) {
-        c.finish();
-        return out;
-      }
-      NodeId next = doc_.node(n).next_sibling;
-      if (next != kNoNode) {
-        n = next;
-        break;
-      }
-      n = path_.back();
-      path_.pop_back();
-    }
+    n = parse::next_in_subtree(doc_, id, n, descend, path_);
   }
+  c.finish();
+  return out;
 }
 
 // node_text(id)'s first byte is the first byte of the text that is not whitespace,
@@ -776,7 +740,7 @@ int PageExtractor::find_first_byte(NodeId id) const {
   };
   path_.clear();
   NodeId n = id;
-  for (;;) {
+  while (n != kNoNode) {
     const Node& x = doc_.node(n);
     bool descend = true;
     if (x.kind == NodeKind::Text) {
@@ -793,22 +757,9 @@ int PageExtractor::find_first_byte(NodeId id) const {
     } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) {
       descend = false;
     }
-    if (descend && x.first_child != kNoNode) {
-      path_.push_back(n);
-      n = x.first_child;
-      continue;
-    }
-    for (;;) {
-      if (n == id) return -1;
-      NodeId next = doc_.node(n).next_sibling;
-      if (next != kNoNode) {
-        n = next;
-        break;
-      }
-      n = path_.back();
-      path_.pop_back();
-    }
+    n = parse::next_in_subtree(doc_, id, n, descend, path_);
   }
+  return -1;
 }
 
 bool PageExtractor::visit(NodeId id) {
@@ -1193,7 +1144,7 @@ std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
   auto& path = triggers_path_;
   path.clear();
   NodeId id = cell, box = kNoNode;
-  for (bool walked = false; !walked;) {
+  while (id != kNoNode) {
     const Node& n = doc_.node(id);
     bool descend = !(n.kind == NodeKind::Table && id != cell);
     if (descend && box == kNoNode && n.kind == NodeKind::Element && facts(n).box) box = id;
@@ -1210,25 +1161,9 @@ std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
           out.push_back(t);
         }
     }
-    if (descend && n.first_child != kNoNode) {
-      path.push_back(id);
-      id = n.first_child;
-      continue;
-    }
-    for (;;) {
-      if (id == cell) {
-        walked = true;
-        break;
-      }
-      if (id == box) box = kNoNode;
-      NodeId next = doc_.node(id).next_sibling;
-      if (next != kNoNode) {
-        id = next;
-        break;
-      }
-      id = path.back();
-      path.pop_back();
-    }
+    id = parse::next_in_subtree(doc_, cell, id, descend, path, [&](NodeId left) {
+      if (left == box) box = kNoNode;
+    });
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

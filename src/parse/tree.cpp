@@ -182,27 +182,10 @@ std::string decode_entity(std::string_view e) {
 void walk(const Document& doc, TreeVisitor& visitor, NodeId from) {
   if (from >= doc.size()) return;
   std::vector<NodeId> path;  // ancestors of the node being visited
-  NodeId n = from;
-  for (;;) {
+  auto leave = [&](NodeId node) { visitor.exit(doc, node, path); };
+  for (NodeId n = from; n != kNoNode;) {
     bool descend = visitor.enter(doc, n, path);
-    const Node& x = doc.node(n);
-    if (descend && x.first_child != kNoNode) {
-      path.push_back(n);
-      n = x.first_child;
-      continue;
-    }
-    // Leave n, then climb until a next sibling exists or we are back at `from`.
-    for (;;) {
-      visitor.exit(doc, n, path);
-      if (n == from) return;
-      NodeId next = doc.node(n).next_sibling;
-      if (next != kNoNode) {
-        n = next;
-        break;
-      }
-      n = path.back();
-      path.pop_back();
-    }
+    n = next_in_subtree(doc, from, n, descend, path, leave);
   }
 }
 

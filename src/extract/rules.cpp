@@ -403,11 +403,16 @@ private:
   void leave(NodeId id);
   bool legend_table(NodeId table);
   bool rule_row(NodeId row);
+  bool sub_rules_row(NodeId row);
   bool scoring_row(NodeId node);
   void block_row(NodeId row);
   void header_row(NodeId row);
   std::vector<std::string> header_triggers(NodeId row) const;
   bool non_rule(NodeId id);
+  /// Whether a cell shows images and nothing else (no text, no link, no template);
+  /// `image` is then its first image.
+  bool image_only(NodeId cell, NodeId& image) const;
+  bool textless(NodeId id, NodeId& image, int depth) const;
   void heading_like(NodeId id);
   // --- text ---
   void collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth);
@@ -501,6 +506,9 @@ private:
   std::string section_, phase_, round_, step_, block_;
   std::vector<std::pair<NodeId, std::string>> block_stack_;  ///< (row, previous block)
   std::vector<std::pair<NodeId, std::string>> rule_stack_;   ///< (row, rule id)
+  /// The last raw rule row and its rule's id: the row after it may hold its sub-rules.
+  NodeId last_rule_row_ = kNoNode;
+  std::string last_rule_id_;
   bool in_scoring_block_ = false;
   /// Trigger icons of the last header row ("Feature Scoring → [castle][robber+]") of a
   /// table; they apply to the rules in the rows after it, nested tables included.
@@ -778,6 +786,7 @@ bool PageExtractor::visit(NodeId id) {
     case NodeKind::TableRow:
       if (non_rule(id)) return false;
       if (rule_row(id)) return true;
+      if (sub_rules_row(id)) return true;
       header_row(id);
       block_row(id);
       return true;
@@ -962,7 +971,63 @@ void PageExtractor::block_row(NodeId row) {
   block_ = clean(name);
 }
 
+bool PageExtractor::image_only(NodeId cell, NodeId& image) const {
+  image = kNoNode;
+  return textless(cell, image, 0) && image != kNoNode;
+}
+
+bool PageExtractor::textless(NodeId id, NodeId& image, int depth) const {
+  if (depth > 50) return false;
+  for (NodeId k = doc_.node(id).first_child; k != kNoNode; k = doc_.node(k).next_sibling) {
+    const Node& n = doc_.node(k);
+    switch (n.kind) {
+      case NodeKind::FileLink:
+        if (image == kNoNode) image = k;
+        break;
+      case NodeKind::Comment:
+        break;
+      case NodeKind::Text:
+        if (doc_.text(n).find_first_not_of(" \t\n") != std::string_view::npos) return false;
+        break;
+      case NodeKind::Element:
+      case NodeKind::Paragraph:
+        if (facts(n).box || !textless(k, image, depth + 1)) return false;  // a trigger icon says something
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
 // ------------------------------------------------------------------------- rules
+
+// The row right after a rule's row, one cell holding a rule (`<hr>`) and a table, holds
+// that rule's sub-rules: "Land surveyor action for cities … Depending on active scoring
+// tile" is followed by the table of the scoring tiles it depends on.
+bool PageExtractor::sub_rules_row(NodeId row) {
+  if (last_rule_row_ == kNoNode || doc_.node(last_rule_row_).next_sibling != row) return false;
+  NodeId cell = kNoNode;
+  for (NodeId c = doc_.node(row).first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
+    if (doc_.node(c).kind != NodeKind::TableCell) continue;
+    if (cell != kNoNode) return false;
+    cell = c;
+  }
+  if (cell == kNoNode || is_scoring_cell(doc_.node(cell))) return false;
+  bool rule = false, table = false;
+  for (NodeId d = doc_.node(cell).first_child; d != kNoNode; d = doc_.node(d).next_sibling) {
+    const Node& dn = doc_.node(d);
+    if (dn.kind == NodeKind::HorizontalRule || (dn.kind == NodeKind::Element && is_name(dn.name, "hr"))) rule = true;
+    else if (dn.kind == NodeKind::Table) table = rule;
+    else if (dn.kind == NodeKind::Text && doc_.text(dn).find_first_not_of(" \t\n") == std::string_view::npos) continue;
+    else if (dn.kind != NodeKind::Comment) return false;
+  }
+  if (!table) return false;
+  auto p = doc_.position(doc_.node(row).span.begin);
+  out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
+  rule_stack_.emplace_back(row, last_rule_id_);
+  return true;
+}
 
 bool PageExtractor::rule_row(NodeId row) {
   NodeId desc = kNoNode, rules = kNoNode;
@@ -977,6 +1042,25 @@ bool PageExtractor::rule_row(NodeId row) {
     }
   }
   if (desc == kNoNode) return false;
+  NodeId image = kNoNode;
+  if (rules != kNoNode && image_only(desc, image)) {
+    // A block's image cell that carries a scoring class itself (the monastery block:
+    // `| class="scoringTile" | <div>[[File:…Cloister.jpg]]</div>` beside the cell of its
+    // inner table) names the block, as block_row() reads it; it is no rule of its own.
+    bool inner_table = false;
+    for (NodeId d = doc_.node(rules).first_child; d != kNoNode; d = doc_.node(d).next_sibling)
+      inner_table = inner_table || doc_.node(d).kind == NodeKind::Table;
+    if (inner_table) {
+      if (!cell_done_[desc]) {
+        cell_done_[desc] = 1;
+        ++out_.cells.total;
+        count_use("block-image");
+        auto p = doc_.position(doc_.node(desc).span.begin);
+        out_.non_rules.push_back({"block-image", std::string(doc_.node(image).name), p.line, p.column, 1});
+      }
+      return false;
+    }
+  }
   if (rules == kNoNode) {
     // A lone scoring cell across the table ("Road (highwayman)") titles the rows below.
     auto p = doc_.position(doc_.node(row).span.begin);
@@ -1057,6 +1141,8 @@ bool PageExtractor::rule_row(NodeId row) {
   }
   finish_rule(rule, row, desc, d, r, SIZE_MAX);
   rule_stack_.emplace_back(row, out_.rules.back().id);
+  last_rule_row_ = row;
+  last_rule_id_ = out_.rules.back().id;
   return true;
 }
 

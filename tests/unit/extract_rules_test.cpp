@@ -43,6 +43,10 @@ std::vector<const extract::Rule*> find(std::string_view description) {
   return found;
 }
 
+bool empty_text(const extract::Variants& v) {
+  return v.uniform ? v.text.empty() : v.c1.empty() && v.c2.empty() && v.we.empty();
+}
+
 bool has_points(const extract::Rule& r, extract::PointsOp op, double value, std::string_view per,
                 std::string_view when) {
   return std::any_of(r.points.begin(), r.points.end(), [&](const extract::PointsEntry& e) {
@@ -218,6 +222,55 @@ TEST_CASE("rule ids are unique, readable and sub-rules sit under their parent") 
                   "road-with-labyrinth-s-labyrinth") == 1);
   // Per-edition wording is kept apart, never concatenated.
   for (const auto& r : seed().rules) CHECK(r.description.text.find("followermeeple") == std::string::npos);
+}
+
+TEST_CASE("a block's image cell with a scoring class names the block and is no rule") {
+  // The monastery block's image cell carries class="scoringTile" itself; it once became
+  // an empty rule that every monastery row hung under.
+  for (const auto& r : seed().rules) {
+    INFO(r.id);
+    CHECK(!(empty_text(r.description) && empty_text(r.rules)));
+  }
+  std::size_t images = 0;
+  for (const auto& n : seed().non_rules)
+    if (n.reason == "block-image") {
+      ++images;
+      CHECK(n.text.find("Cloister") != std::string::npos);
+      CHECK(n.scoring_cells == 1);
+    }
+  CHECK(images == 1);
+  CHECK(seed().cells.by_use.at("block-image") == 1);
+  auto monastery = find("Monastery / Shrine / Abbey");
+  REQUIRE(!monastery.empty());
+  CHECK(monastery.front()->block == "Cloister");
+  CHECK(monastery.front()->parent.empty());
+}
+
+TEST_CASE("a table in the row after a rule holds that rule's sub-rules") {
+  // "Land surveyor action for monastic features … Depending on active scoring tile", then
+  // a row of <hr> and the table of the three scoring tiles it depends on.
+  auto action = find("action for monastic features");
+  REQUIRE(action.size() == 1);
+  std::vector<std::string> tiles;
+  for (const auto& r : seed().rules)
+    if (r.parent == action.front()->id) tiles.push_back(r.description.text);
+  CHECK(tiles == std::vector<std::string>{"Hermit Monastery scoring tile", "Pilgrimage Route scoring tile",
+                                          "Wealth scoring tile"});
+  // Nested twice: Catapult → Playing catch → its four outcomes.
+  auto catapult = find("Catapult"), playing = find("Playing catch"), caught = find("Caught");
+  REQUIRE(catapult.size() == 1);
+  REQUIRE(playing.size() == 1);
+  REQUIRE(caught.size() == 1);
+  CHECK(playing.front()->parent == catapult.front()->id);
+  CHECK(caught.front()->parent == playing.front()->id);
+  std::size_t outcomes = 0;
+  for (const auto& r : seed().rules) outcomes += r.parent == playing.front()->id;
+  CHECK(outcomes == 4);
+  // A rule whose next row is a plain spacer keeps its siblings as siblings.
+  auto bets = find("Betting chip 2/6");
+  REQUIRE(bets.size() == 1);
+  CHECK(bets.front()->parent.empty());
+  CHECK(seed().sub_rules > 0);
 }
 
 TEST_CASE("wikic compile writes rules files that validate and are byte-identical run to run") {

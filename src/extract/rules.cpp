@@ -398,6 +398,16 @@ std::size_t commented_cells(const Mapping& m, std::string_view body) {
 }
 
 
+/// Whether `s` holds only whitespace and trigger arrows ("→", E2 86 92).
+bool blank_or_arrow(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (is_space(s[i])) continue;
+    if (s.compare(i, 3, "\xE2\x86\x92") != 0) return false;
+    i += 2;
+  }
+  return true;
+}
+
 /// Whether no edition has any text.
 bool empty(const Variants& v) { return v.uniform ? v.text.empty() : v.c1.empty() && v.c2.empty() && v.we.empty(); }
 
@@ -1421,9 +1431,10 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
   bool conditioned = false;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const Run& r = runs[i];
-    // Blank runs (the space between two spans) and runs no edition shows never start a
-    // part: every reading has them, or none.
-    if (r.shown == 0 || std::all_of(r.text.begin(), r.text.end(), is_space)) continue;
+    // Blank runs (the space between two spans), the arrow before a description's trigger
+    // icons (a showRobbers span on most rows, which cleaning drops) and runs no edition
+    // shows never start a part: every reading has them, or none.
+    if (r.shown == 0 || blank_or_arrow(r.text)) continue;
     const select::Condition& c = r.condition.is_true() ? r.condition : without_editions(r.condition);
     if (layout.parts.empty() || !(layout.parts.back().condition == c)) {
       PartLayout::Part& p = layout.parts.emplace_back();

@@ -102,7 +102,11 @@ const auto next_term = (blank >> x3::lit('+') >> blank >> (digit | x3::lit('('))
 const auto sentence_end = x3::lit('.') >> (x3::eoi | x3::char_(" \t\n"));
 const auto per_end = next_term | sentence_end;
 const auto per_word = x3::lit('/') | x3::lit("per ") | x3::lit("for each ");
-const auto per = blank >> per_word >> blank >> x3::raw[+(!per_end >> ~x3::char_(",;()\n<|"))][set_per];
+// Every boundary starts at a blank, '+', '*' or '.': other bytes are taken without
+// trying per_end (most of a clause is letters).
+const auto per_plain = ~x3::char_(",;()\n<| \t+*.");
+const auto per_char = per_plain | (!per_end >> ~x3::char_(",;()\n<|"));
+const auto per = blank >> per_word >> blank >> x3::raw[+per_char][set_per];
 const auto rounding = blank >> x3::lit('(') >> blank >> x3::lit("rounded") >> blank >>
                       (x3::lit("up")[set_rounding("up")] | x3::lit("down")[set_rounding("down")]) >> blank >> x3::lit(')');
 }  // namespace points_detail

@@ -1461,13 +1461,20 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
   constexpr std::size_t everywhere = PartLayout::kEverywhere;
   layout.part_of_run.assign(runs.size(), everywhere);
   bool conditioned = false;
+  select::Condition last_asked;
+  const select::Condition* last_answer = nullptr;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const Run& r = runs[i];
     // Blank runs (the space between two spans), the arrow before a description's trigger
     // icons (a showRobbers span on most rows, which cleaning drops) and runs no edition
     // shows never start a part: every reading has them, or none.
     if (r.shown == 0 || blank_or_arrow(r.text)) continue;
-    const select::Condition& c = r.condition.is_true() ? r.condition : without_editions(r.condition);
+    // A cell's runs alternate between a few conditions: the last answer is asked first.
+    if (!r.condition.is_true() && !r.condition.same(last_asked)) {
+      last_asked = r.condition;
+      last_answer = &without_editions(r.condition);
+    }
+    const select::Condition& c = r.condition.is_true() ? r.condition : *last_answer;
     if (layout.parts.empty() || !(layout.parts.back().condition == c)) {
       PartLayout::Part& p = layout.parts.emplace_back();
       p.begin = i;

@@ -351,6 +351,13 @@ struct Collected {
   }
 };
 
+/// An expression of one reading of a rule text (points_of), placed in the runs: where it
+/// starts (run index, byte in the run), which is the same place in every reading.
+struct Placed {
+  std::pair<std::size_t, std::size_t> start;
+  const Points* points;
+};
+
 /// How the runs of one text fall into parts (Rule::rules_parts): each part a range of
 /// runs under one condition with the edition atoms left out.
 struct PartLayout {
@@ -599,6 +606,10 @@ private:
   std::vector<Points> points_found_;  ///< points_of's expressions of one text, reused
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
   PartLayout description_layout_, rules_layout_;
+  /// points_of's texts, expressions and placed expressions per reading and edition.
+  std::vector<std::array<std::string, 3>> points_texts_;
+  std::vector<std::array<std::vector<Points>, 3>> points_found_by_reading_;
+  std::vector<std::vector<Placed>> points_placed_;
   /// without_editions()'s answers by the condition's shared terms (the entry keeps the
   /// condition alive, so an address is never reused for another one).
   std::unordered_map<const void*, std::pair<select::Condition, select::Condition>> without_editions_;
@@ -1457,7 +1468,11 @@ const select::Condition& PageExtractor::without_editions(const select::Condition
 bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, std::vector<TextPart>& parts) {
   layout.clear();
   parts.clear();
-  if (std::all_of(runs.begin(), runs.end(), [](const Run& r) { return r.condition.is_true(); })) return false;
+  // The usual text: every run unconditioned, or conditioned but with nothing to read
+  // (the trigger arrow of a description, a blank). One look at each run.
+  if (std::all_of(runs.begin(), runs.end(),
+                  [](const Run& r) { return r.condition.is_true() || r.shown == 0 || blank_or_arrow(r.text); }))
+    return false;
   constexpr std::size_t everywhere = PartLayout::kEverywhere;
   layout.part_of_run.assign(runs.size(), everywhere);
   bool conditioned = false;
@@ -1572,15 +1587,19 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
     if (!layout.parts[k].always) readings.push_back(k);
   // find_points depends on the text alone, and an edition often reads as one before it
   // (WE as C2 where only C1 says "follower"): each text is searched once.
-  std::vector<std::array<std::string, 3>> texts(readings.size());
-  std::vector<std::array<std::vector<Points>, 3>> found(readings.size());
-  // An expression of one reading, placed in the runs: where it starts (run index, byte
-  // in the run), which is the same place in every reading.
-  struct Placed {
-    std::pair<std::size_t, std::size_t> start;
-    const Points* points;
-  };
-  std::vector<std::vector<Placed>> placed(readings.size());
+  // Kept between rules (strings and vectors keep their capacity); only texts searched in
+  // this call are read.
+  auto& texts = points_texts_;
+  auto& found = points_found_by_reading_;
+  if (texts.size() < readings.size()) texts.resize(readings.size());
+  if (found.size() < readings.size()) found.resize(readings.size());
+  for (std::size_t ri = 0; ri < readings.size(); ++ri)
+    for (std::size_t k = 0; k < 3; ++k) {
+      texts[ri][k].clear();
+      found[ri][k].clear();
+    }
+  auto& placed = points_placed_;
+  if (placed.size() < readings.size()) placed.resize(readings.size());
   auto in_reading = [&](std::size_t ri, const Placed& x) {
     return std::any_of(placed[ri].begin(), placed[ri].end(),
                        [&](const Placed& y) { return y.start == x.start && y.points->text == x.points->text; });
@@ -1598,7 +1617,8 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
       while (same_as < k && texts[ri][same_as] != text) ++same_as;
       if (same_as == k) {
         texts[ri][k] = text;
-        found[ri][k] = find_points(text);
+        found[ri][k].clear();
+        find_points(text, found[ri][k]);
       }
       placed[ri].clear();
       for (const Points& p : found[ri][same_as]) {

@@ -507,7 +507,7 @@ private:
   bool edition_blind(const Run* begin, const Run* end) const;
   bool edition_blind(const std::vector<Run>& runs) const { return edition_blind(runs.data(), runs.data() + runs.size()); }
   /// `c` without its edition atoms (existentially: `C1 & OtherTiles` is `OtherTiles`).
-  const select::Condition& without_editions(const select::Condition& c);
+  select::Condition without_editions(const select::Condition& c);
   /// Cuts `runs` into parts where their condition (edition atoms aside) changes; false,
   /// with `layout` and `parts` empty, when the text is one part under `true` (always so
   /// for runs without conditions, which cost one look each).
@@ -610,9 +610,6 @@ private:
   std::vector<std::array<std::string, 3>> points_texts_;
   std::vector<std::array<std::vector<Points>, 3>> points_found_by_reading_;
   std::vector<std::vector<Placed>> points_placed_;
-  /// without_editions()'s answers by the condition's shared terms (the entry keeps the
-  /// condition alive, so an address is never reused for another one).
-  std::unordered_map<const void*, std::pair<select::Condition, select::Condition>> without_editions_;
   /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
   /// entry keeps them alive, so an address is never reused for another condition).
   struct Described {
@@ -1436,8 +1433,13 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   return out;
 }
 
-const select::Condition& PageExtractor::without_editions(const select::Condition& c) {
-  auto [it, fresh] = without_editions_.try_emplace(c.identity());
+select::Condition PageExtractor::without_editions(const select::Condition& c) {
+  // By the condition's shared terms, across pages (select::conjoin's memo keeps the
+  // page's conditions shared from page to page); the entry keeps the condition alive, so
+  // an address is never reused for another one. Per thread, bounded.
+  thread_local std::unordered_map<const void*, std::pair<select::Condition, select::Condition>> memo;
+  if (memo.size() >= 4096) memo.clear();
+  auto [it, fresh] = memo.try_emplace(c.identity());
   auto& [kept, answer] = it->second;
   if (!fresh) return answer;
   kept = c;
@@ -1476,8 +1478,7 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
   constexpr std::size_t everywhere = PartLayout::kEverywhere;
   layout.part_of_run.assign(runs.size(), everywhere);
   bool conditioned = false;
-  select::Condition last_asked;
-  const select::Condition* last_answer = nullptr;
+  select::Condition last_asked, last_answer;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const Run& r = runs[i];
     // Blank runs (the space between two spans), the arrow before a description's trigger
@@ -1487,9 +1488,9 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
     // A cell's runs alternate between a few conditions: the last answer is asked first.
     if (!r.condition.is_true() && !r.condition.same(last_asked)) {
       last_asked = r.condition;
-      last_answer = &without_editions(r.condition);
+      last_answer = without_editions(r.condition);
     }
-    const select::Condition& c = r.condition.is_true() ? r.condition : *last_answer;
+    const select::Condition& c = r.condition.is_true() ? r.condition : last_answer;
     if (layout.parts.empty() || !(layout.parts.back().condition == c)) {
       PartLayout::Part& p = layout.parts.emplace_back();
       p.begin = i;

@@ -5,6 +5,9 @@
 // token points"). Actions write into the rule's own attribute, so the alternatives need
 // no Fusion adaptation.
 #pragma once
+#include <iterator>
+#include <string>
+
 #include "grammar/points.hpp"
 
 namespace wikic::grammar {
@@ -34,10 +37,18 @@ const auto set_quantity = [](auto& ctx) {
   while (!q.empty() && q.back() == ' ') q.pop_back();
   x3::_val(ctx).quantity = q;
 };
+// Runs of blanks inside the clause become one space: a cell's text runs are joined as
+// written, so "tile " and " in the city" meet as "tile  in the city".
 const auto set_per = [](auto& ctx) {
   auto& r = x3::_attr(ctx);
-  std::string p(r.begin(), r.end());
-  while (!p.empty() && (p.back() == ' ' || p.back() == '\t')) p.pop_back();
+  std::string p;
+  p.reserve(static_cast<std::size_t>(std::distance(r.begin(), r.end())));
+  for (char c : r) {
+    bool blank_char = c == ' ' || c == '\t';
+    if (blank_char && (p.empty() || p.back() == ' ')) continue;
+    p += blank_char ? ' ' : c;
+  }
+  while (!p.empty() && p.back() == ' ') p.pop_back();
   x3::_val(ctx).per = p;
 };
 const auto set_one = [](auto& ctx) { x3::_val(ctx).value = 1; };
@@ -79,9 +90,23 @@ const auto equal = (x3::lit("Equal") >> spaces >> unit >> spaces >> x3::lit("to"
 const auto token_amount = x3::raw[word >> spaces >> x3::lit("token")][set_quantity][set_op("add")] >> spaces >> unit;
 // "After-the-game points": all of the named score, no amount.
 const auto whole = x3::raw[word][set_basis("whole")][set_op("multiply")][set_one] >> spaces >> unit;
-// What the points count: up to the end of the clause.
+// What the points count: up to the end of the clause. The clause ends before the next
+// term of a sum ("coat of arms + 1 point / knight", " - 2 points", " - (number …)"),
+// before a multiplier (" x2", "×2"), at a sentence end (a full stop before a blank or
+// the end) and at a line break (extract turns `<br>` into one).
+const auto digit = x3::char_('0', '9');
+const auto next_term = (blank >> x3::lit('+') >> blank >> (digit | x3::lit('('))) |
+                       (spaces >> minus >> blank >> (digit | x3::lit('('))) |
+                       (blank >> (x3::lit("\xC3\x97") | x3::lit('*')) >> blank >> digit) |
+                       (spaces >> (x3::lit('x') | x3::lit('X')) >> blank >> digit);
+const auto sentence_end = x3::lit('.') >> (x3::eoi | x3::char_(" \t\n"));
+const auto per_end = next_term | sentence_end;
 const auto per_word = x3::lit('/') | x3::lit("per ") | x3::lit("for each ");
-const auto per = blank >> per_word >> blank >> x3::raw[+(~x3::char_(",;()\n<|"))][set_per];
+// Every boundary starts at a blank, '+', '*' or '.': other bytes are taken without
+// trying per_end (most of a clause is letters).
+const auto per_plain = ~x3::char_(",;()\n<| \t+*.");
+const auto per_char = per_plain | (!per_end >> ~x3::char_(",;()\n<|"));
+const auto per = blank >> per_word >> blank >> x3::raw[+per_char][set_per];
 const auto rounding = blank >> x3::lit('(') >> blank >> x3::lit("rounded") >> blank >>
                       (x3::lit("up")[set_rounding("up")] | x3::lit("down")[set_rounding("down")]) >> blank >> x3::lit(')');
 }  // namespace points_detail

@@ -2,6 +2,7 @@
 // [--format text|yaml|json]`: the rules a reader with that Expansion Selector selection
 // sees, in the edition's wording, grouped by phase, round, step and block.
 #include <iostream>
+#include <string_view>
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
@@ -82,6 +83,21 @@ Runner add_query(CLI::App& app) {
     }
     std::string ed = select::to_string(selection.edition);
     auto shown = [&](const std::string& when) { return select::evaluate(condition_of(when), selection, vocabulary); };
+    // The text the selection reads: with parts, those whose condition holds (the rule's
+    // own `when` already does), joined with a space as cleaning joins a cell's runs
+    // (none before closing punctuation); without parts, the whole text.
+    auto reading = [&](const db::Text& whole, const std::vector<db::Part>& parts) {
+      if (parts.empty()) return whole.in(ed);
+      std::string out;
+      for (const auto& p : parts) {
+        if (!shown(p.when)) continue;
+        const std::string& t = p.text.in(ed);
+        if (t.empty()) continue;
+        if (!out.empty() && std::string_view(".,;:!?)").find(t.front()) == std::string_view::npos) out += ' ';
+        out += t;
+      }
+      return out;
+    };
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     std::string text;
     std::size_t pages = 0;
@@ -103,8 +119,10 @@ Runner add_query(CLI::App& app) {
         j["core"] = r.core;
         j["when"] = r.when;
         j["triggers"] = r.triggers;
-        j["description"] = r.description.in(ed);
-        j["rules"] = r.rules.in(ed);
+        const std::string description = reading(r.description, r.description_parts);
+        const std::string rules = reading(r.rules, r.rules_parts);
+        j["description"] = description;
+        j["rules"] = rules;
         nlohmann::ordered_json notes = nlohmann::ordered_json::array();
         for (const auto& n : r.notes)
           if (shown(n.when) && !n.text.in(ed).empty()) notes.push_back(n.text.in(ed));
@@ -133,7 +151,7 @@ Runner add_query(CLI::App& app) {
           if (!block.empty()) text += "#### " + block + "\n";
         }
         text += std::string(r.parent.empty() ? "- " : "  - ") + "[" + r.kind + (r.core ? ", core" : "") + "] " +
-                r.description.in(ed) + ": " + r.rules.in(ed) + "\n";
+                description + ": " + rules + "\n";
         for (const auto& n : notes) text += std::string(r.parent.empty() ? "    " : "      ") + "* " + n.get<std::string>() + "\n";
         out.push_back(std::move(j));
       }

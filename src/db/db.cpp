@@ -79,6 +79,14 @@ Text text(const Json& j) {
   return t;
 }
 
+std::vector<Part> parts(const Json& j, const char* key) {
+  std::vector<Part> out;
+  auto it = j.find(key);
+  if (it != j.end() && it->is_array())
+    for (const auto& p : *it) out.push_back({str(p, "when"), p.contains("text") ? text(p["text"]) : Text{}});
+  return out;
+}
+
 Rule rule(const Json& j) {
   Rule r;
   r.id = str(j, "id");
@@ -96,6 +104,8 @@ Rule rule(const Json& j) {
   r.references = strings(j, "references");
   if (j.contains("description")) r.description = text(j["description"]);
   if (j.contains("rules")) r.rules = text(j["rules"]);
+  r.description_parts = parts(j, "description-parts");
+  r.rules_parts = parts(j, "rules-parts");
   if (j.contains("notes"))
     for (const auto& n : j["notes"]) r.notes.push_back({str(n, "when"), n.contains("text") ? text(n["text"]) : Text{}});
   if (j.contains("points")) {

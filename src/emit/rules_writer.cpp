@@ -601,6 +601,21 @@ void variants(Out& out, std::string_view key, const extract::Variants& v) {
   out.end_object();
 }
 
+// Written only when the text has parts: most rules have none, and their records stay
+// as they were.
+template <class Out>
+void parts(Out& out, std::string_view key, const std::vector<extract::TextPart>& list) {
+  if (list.empty()) return;
+  out.begin_list(key, "part", ListStyle::records);
+  for (const auto& p : list) {
+    out.begin_item();
+    out.string("when", p.when);
+    variants(out, "text", p.text);
+    out.end_item();
+  }
+  out.end_list();
+}
+
 template <class Out>
 void points(Out& out, const extract::Rule& r) {
   if (r.points_unparsed) {
@@ -643,7 +658,9 @@ void rule(Out& out, const extract::Rule& r) {
   string_list(out, "atoms", "atom", r.atoms);
   string_list(out, "triggers", "trigger", r.triggers);
   variants(out, "description", r.description);
+  parts(out, "description-parts", r.description_parts);
   variants(out, "rules", r.rules);
+  parts(out, "rules-parts", r.rules_parts);
   out.begin_list("notes", "note", ListStyle::records);
   for (const auto& n : r.notes) {
     out.begin_item();

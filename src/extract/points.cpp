@@ -114,9 +114,25 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
         pts.basis = std::move(basis);
         pts.per = e.per;
         pts.rounding = e.rounding;
-        pts.text.assign(p, it);
+        // As written, with each run of whitespace one space: the runs of a cell meet as
+        // they were written ("2 points / " and " where …"), and a line break is one too.
+        bool tidy = true;
+        for (const char* q = p; q < it && tidy; ++q)
+          tidy = !(*q == '\t' || *q == '\n' || *q == '\r' || (*q == ' ' && q + 1 < it && q[1] == ' '));
+        if (tidy) {
+          pts.text.assign(p, it);  // the usual expression: copied whole
+        } else {
+          for (const char* q = p; q < it; ++q) {
+            bool space = *q == ' ' || *q == '\t' || *q == '\n' || *q == '\r';
+            if (!space) pts.text += *q;
+            else if (!pts.text.empty() && pts.text.back() != ' ') pts.text += ' ';
+          }
+        }
         while (!pts.text.empty() && pts.text.back() == ' ') pts.text.pop_back();
         pts.offset = static_cast<std::size_t>(p - begin);
+        const char* last = it;
+        while (last > p && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\n' || last[-1] == '\r')) --last;
+        pts.length = static_cast<std::size_t>(last - p);
         p = it;
         continue;
       }

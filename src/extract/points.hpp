@@ -29,6 +29,7 @@ struct Points {
   std::string rounding;    ///< "up", "down" or ""
   std::string text;        ///< the expression as found
   std::size_t offset = 0;  ///< where in the searched text
+  std::size_t length = 0;  ///< how many bytes of it the expression spans (`text` is tidied)
 };
 
 /// Words that name a basis, keyed "form:words" (form as grammar::PointsExpression's

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <unordered_map>
 #include <yaml-cpp/yaml.h>
@@ -350,6 +351,33 @@ struct Collected {
   }
 };
 
+/// An expression of one reading of a rule text (points_of), placed in the runs: where it
+/// starts (run index, byte in the run), which is the same place in every reading.
+struct Placed {
+  std::pair<std::size_t, std::size_t> start;
+  const Points* points;
+};
+
+/// How the runs of one text fall into parts (Rule::rules_parts): each part a range of
+/// runs under one condition with the edition atoms left out.
+struct PartLayout {
+  struct Part {
+    std::size_t begin = 0, end = 0;  ///< runs [begin, end)
+    select::Condition condition;     ///< relative, without edition atoms
+    std::string when;
+    bool always = false;  ///< the condition is `true`
+  };
+  std::vector<Part> parts;
+  /// The part of each run; kEverywhere for runs that belong to every reading (blank
+  /// ones, and those of parts dropped for having no text).
+  std::vector<std::size_t> part_of_run;
+  static constexpr std::size_t kEverywhere = SIZE_MAX;
+  void clear() {
+    parts.clear();
+    part_of_run.clear();
+  }
+};
+
 // The cells the completeness tally covers: those with a rule class (kinds) or the core
 // class. The legend's own scoringCoreLegend cell is a colour sample, not a scoring cell.
 bool is_tally_class(const Mapping& m, std::string_view c) {
@@ -376,6 +404,48 @@ std::size_t commented_cells(const Mapping& m, std::string_view body) {
   return n;
 }
 
+
+/// a & b, as select::conjoin gives it but outside its memo: points_of's conditions are
+/// one rule's, and as memo entries they would crowd out the products the whole page
+/// shares (the memo is cleared when full).
+select::Condition product(const select::Condition& a, const select::Condition& b) {
+  if (a.is_true() || b.is_false()) return b;
+  if (b.is_true() || a.is_false()) return a;
+  if (a.overflowed() || b.overflowed() || a.terms().size() * b.terms().size() > select::kMaxDnfTerms * 4)
+    return select::conjoin(a, b);  // the memo's own overflow handling
+  std::vector<select::Term> terms;
+  terms.reserve(a.terms().size() * b.terms().size());
+  for (const auto& ta : a.terms())
+    for (const auto& tb : b.terms()) {
+      select::Term& t = terms.emplace_back();
+      t.reserve(ta.size() + tb.size());
+      t.insert(t.end(), ta.begin(), ta.end());
+      t.insert(t.end(), tb.begin(), tb.end());
+    }
+  return select::Condition::from_terms(std::move(terms));
+}
+
+/// !c by De Morgan, as select::negate gives it but through product().
+select::Condition negation(const select::Condition& c) {
+  select::Condition out;
+  for (const auto& t : c.terms()) {
+    std::vector<select::Term> alternatives;
+    for (const auto& l : t) alternatives.push_back(select::Term{select::Literal{l.atom, !l.negated}});
+    out = product(out, select::Condition::from_terms(std::move(alternatives)));
+    if (out.is_false() || out.overflowed()) break;
+  }
+  return out;
+}
+
+/// Whether `s` holds only whitespace and trigger arrows ("→", E2 86 92).
+bool blank_or_arrow(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (is_space(s[i])) continue;
+    if (s.compare(i, 3, "\xE2\x86\x92") != 0) return false;
+    i += 2;
+  }
+  return true;
+}
 
 /// Whether no edition has any text.
 bool empty(const Variants& v) { return v.uniform ? v.text.empty() : v.c1.empty() && v.c2.empty() && v.we.empty(); }
@@ -437,9 +507,19 @@ private:
   /// A cleared Collected for one nesting level of a rule's cells and notes (0 and 1 are
   /// the description and rules cells, notes count up from 2).
   Collected& scratch(std::size_t level);
-  Variants variants(const std::vector<Run>& runs) const;
-  bool edition_blind(const std::vector<Run>& runs) const;
-  std::vector<PointsEntry> points_of(const std::vector<Run>& runs);
+  Variants variants(const std::vector<Run>& runs) const { return variants(runs.data(), runs.data() + runs.size()); }
+  Variants variants(const Run* begin, const Run* end) const;
+  bool edition_blind(const Run* begin, const Run* end) const;
+  bool edition_blind(const std::vector<Run>& runs) const { return edition_blind(runs.data(), runs.data() + runs.size()); }
+  /// `c` without its edition atoms (existentially: `C1 & OtherTiles` is `OtherTiles`).
+  select::Condition without_editions(const select::Condition& c);
+  /// Cuts `runs` into parts where their condition (edition atoms aside) changes; false,
+  /// with `layout` and `parts` empty, when the text is one part under `true` (always so
+  /// for runs without conditions, which cost one look each).
+  bool parts_of(const std::vector<Run>& runs, PartLayout& layout, std::vector<TextPart>& parts);
+  /// The scoring expressions of a text; with parts, searched in each reading (see there)
+  /// and conditioned by the part they lie in. `full` is the rule's own condition.
+  std::vector<PointsEntry> points_of(const std::vector<Run>& runs, const PartLayout& layout, const select::Condition& full);
   void notes_of(const Collected& c, Rule& rule, std::size_t level);
   /// Whether `id` or a node above it is in conditions_.projection_only (remembered per
   /// node: the rows of a table share all of their path but the last steps).
@@ -533,6 +613,11 @@ private:
   std::string points_text_;
   std::vector<Points> points_found_;  ///< points_of's expressions of one text, reused
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
+  PartLayout description_layout_, rules_layout_;
+  /// points_of's texts, expressions and placed expressions per reading and edition.
+  std::vector<std::array<std::string, 3>> points_texts_;
+  std::vector<std::array<std::vector<Points>, 3>> points_found_by_reading_;
+  std::vector<std::vector<Placed>> points_placed_;
   /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
   /// entry keeps them alive, so an address is never reused for another condition).
   struct Described {
@@ -1323,7 +1408,9 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     case NodeKind::Element:
       if (facts(n).box) return;  // the trigger icons, read by triggers_in
       if (is_name(n.name, "br")) {
-        out.runs.push_back({" ", cond, shown_in(cond)});
+        // A line break, which cleaning turns into a space like any other whitespace;
+        // the points search reads the runs as they are, and a `per` ends at it.
+        out.runs.push_back({"\n", cond, shown_in(cond)});
         return;
       }
       if (skip_lists && is_name(n.name, "li")) {
@@ -1391,13 +1478,14 @@ void PageExtractor::count_use(std::string_view reason, std::size_t n) {
 
 // Whether every run reads the same in all editions (each is shown under all three or
 // under none), as select::text_variants decides per edition.
-bool PageExtractor::edition_blind(const std::vector<Run>& runs) const {
-  return std::all_of(runs.begin(), runs.end(), [](const Run& r) { return r.shown == 0 || r.shown == kAllEditions; });
+bool PageExtractor::edition_blind(const Run* begin, const Run* end) const {
+  return std::all_of(begin, end, [](const Run& r) { return r.shown == 0 || r.shown == kAllEditions; });
 }
 
-Variants PageExtractor::variants(const std::vector<Run>& runs) const {
+Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   Variants out;
   std::size_t total = 0;
+  const std::span<const Run> runs(begin, end);
   for (const Run& r : runs) total += r.text.size();
   // As select::text_variants, an edition's runs cleaned as they are gathered (Cleaner
   // reads a text in pieces exactly as in one). The cleaned text is never longer than
@@ -1410,7 +1498,7 @@ Variants PageExtractor::variants(const std::vector<Run>& runs) const {
       if (r.shown & bit) c.append(r.text);
     c.finish();
   };
-  if (edition_blind(runs)) {
+  if (edition_blind(begin, end)) {
     // The usual case: one reading serves all three, and a uniform Variants holds it once.
     reading(select::Edition::C2, out.text);
     out.uniform = true;
@@ -1431,80 +1519,272 @@ Variants PageExtractor::variants(const std::vector<Run>& runs) const {
   return out;
 }
 
-std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs) {
+select::Condition PageExtractor::without_editions(const select::Condition& c) {
+  // By the condition's shared terms, across pages (select::conjoin's memo keeps the
+  // page's conditions shared from page to page); the entry keeps the condition alive, so
+  // an address is never reused for another one. Per thread, bounded.
+  thread_local std::unordered_map<const void*, std::pair<select::Condition, select::Condition>> memo;
+  if (memo.size() >= 4096) memo.clear();
+  auto [it, fresh] = memo.try_emplace(c.identity());
+  auto& [kept, answer] = it->second;
+  if (!fresh) return answer;
+  kept = c;
+  auto edition_atom = [&](const select::Literal& l) {
+    const select::AtomInfo* a = v_.find_atom(l.atom);
+    return a && a->kind == select::AtomKind::edition;
+  };
+  // Terms no edition can satisfy (`C1 & C2`) go first, or dropping their edition atoms
+  // would make them satisfiable.
+  select::Condition simple = v_.simplify(c);
+  bool any = false;
+  for (const auto& t : simple.terms()) any = any || std::any_of(t.begin(), t.end(), edition_atom);
+  if (!any) {
+    answer = simple;
+    return answer;
+  }
+  std::vector<select::Term> terms;
+  terms.reserve(simple.terms().size());
+  for (const auto& t : simple.terms()) {
+    select::Term& term = terms.emplace_back();
+    for (const auto& l : t)
+      if (!edition_atom(l)) term.push_back(l);
+  }
+  answer = select::Condition::from_terms(std::move(terms));
+  return answer;
+}
+
+bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, std::vector<TextPart>& parts) {
+  layout.clear();
+  parts.clear();
+  // The usual text: every run unconditioned, or conditioned but with nothing to read
+  // (the trigger arrow of a description, a blank). One look at each run.
+  if (std::all_of(runs.begin(), runs.end(),
+                  [](const Run& r) { return r.condition.is_true() || r.shown == 0 || blank_or_arrow(r.text); }))
+    return false;
+  constexpr std::size_t everywhere = PartLayout::kEverywhere;
+  layout.part_of_run.assign(runs.size(), everywhere);
+  bool conditioned = false;
+  select::Condition last_asked, last_answer;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const Run& r = runs[i];
+    // Blank runs (the space between two spans), the arrow before a description's trigger
+    // icons (a showRobbers span on most rows, which cleaning drops) and runs no edition
+    // shows never start a part: every reading has them, or none.
+    if (r.shown == 0 || blank_or_arrow(r.text)) continue;
+    // A cell's runs alternate between a few conditions: the last answer is asked first.
+    if (!r.condition.is_true() && !r.condition.same(last_asked)) {
+      last_asked = r.condition;
+      last_answer = without_editions(r.condition);
+    }
+    const select::Condition& c = r.condition.is_true() ? r.condition : last_answer;
+    if (layout.parts.empty() || !(layout.parts.back().condition == c)) {
+      PartLayout::Part& p = layout.parts.emplace_back();
+      p.begin = i;
+      p.condition = c;
+      p.always = c.is_true();
+      conditioned = conditioned || !p.always;
+    }
+    layout.parts.back().end = i + 1;
+    layout.part_of_run[i] = layout.parts.size() - 1;
+  }
+  if (!conditioned) {
+    layout.clear();
+    return false;
+  }
+  // A part without text (a trigger arrow alone, which cleaning drops) is none, and the
+  // parts around it join when they share a condition.
+  std::vector<PartLayout::Part> kept;
+  for (std::size_t k = 0; k < layout.parts.size(); ++k) {
+    PartLayout::Part& p = layout.parts[k];
+    Variants text = variants(runs.data() + p.begin, runs.data() + p.end);
+    if (empty(text)) {
+      for (std::size_t i = p.begin; i < p.end; ++i)
+        if (layout.part_of_run[i] == k) layout.part_of_run[i] = everywhere;
+      continue;
+    }
+    if (!kept.empty() && kept.back().condition == p.condition) {
+      kept.back().end = p.end;
+      parts.back().text = variants(runs.data() + kept.back().begin, runs.data() + p.end);
+      continue;
+    }
+    kept.push_back(std::move(p));
+    parts.push_back({std::string(), std::move(text)});
+  }
+  if (kept.empty() || (kept.size() == 1 && kept.front().always)) {
+    layout.clear();
+    parts.clear();
+    return false;
+  }
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    PartLayout::Part& p = kept[k];
+    for (std::size_t i = p.begin; i < p.end; ++i)
+      if (layout.part_of_run[i] != everywhere) layout.part_of_run[i] = k;
+    p.when = p.always ? true_when_ : when_of(p.condition);
+    parts[k].when = p.when;
+  }
+  layout.parts = std::move(kept);
+  return true;
+}
+
+std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, const PartLayout& layout,
+                                                  const select::Condition& full) {
   std::vector<PointsEntry> out;
   const select::Edition order[] = {select::Edition::C2, select::Edition::C1, select::Edition::WE};
-  // One edition's text, with where each run starts in it: (begin in text, run index).
+  constexpr std::size_t everywhere = PartLayout::kEverywhere;
+  const bool with_parts = !layout.parts.empty();
+  // One reading of one edition: the runs every reader sees (unconditioned parts and
+  // blanks) and, unless `reading` is `everywhere`, those of that one conditioned part.
+  // `at` holds where each run starts in it: (begin in text, run index).
   std::string& text = points_text_;
   auto& at = points_at_;
-  auto gather = [&](select::Edition e) {
+  auto gather = [&](select::Edition e, std::size_t reading) {
     text.clear();
     at.clear();
     const unsigned bit = edition_bit(e);
     for (std::size_t i = 0; i < runs.size(); ++i) {
       if (!(runs[i].shown & bit)) continue;
+      if (with_parts) {
+        std::size_t part = layout.part_of_run[i];
+        if (part != everywhere && part != reading && !layout.parts[part].always) continue;
+      }
       at.emplace_back(text.size(), i);
       text += runs[i].text;
     }
   };
-  // The condition of a points entry is the one of the run its expression starts in
-  // (the number): "(+2) point / well" inside a showInns span is under Inns.
-  auto condition_at = [&](std::size_t offset) -> const select::Condition& {
-    static const select::Condition none;
-    auto it = std::upper_bound(at.begin(), at.end(), std::pair{offset, SIZE_MAX});
-    return it == at.begin() ? none : runs[std::prev(it)->second].condition;
-  };
-  if (edition_blind(runs)) {
+  if (!with_parts && edition_blind(runs)) {
     // Every edition reads what the first does: each expression found is one entry that
     // all editions share (an empty `editions`), as the general loop below would make it.
-    gather(order[0]);
+    gather(order[0], everywhere);
     std::vector<Points>& found = points_found_;
     found.clear();
     find_points(text, found);
     out.resize(found.size());  // each entry filled where it stays (six strings a move)
     for (std::size_t i = 0; i < found.size(); ++i) {
       Points& p = found[i];
-      out[i].when = when_of(condition_at(p.offset));
-      p.offset = 0;  // offsets into a per-edition text mean nothing to a reader
+      out[i].when = true_when_;
+      p.offset = p.length = 0;  // offsets into a per-edition text mean nothing to a reader
       out[i].points = std::move(p);
     }
     return out;
   }
+  // Readings: the common one, then one per conditioned part. An expression never spans
+  // two alternatives: each reading shows at most one of them.
+  std::vector<std::size_t> readings{everywhere};
+  for (std::size_t k = 0; k < layout.parts.size(); ++k)
+    if (!layout.parts[k].always) readings.push_back(k);
   // find_points depends on the text alone, and an edition often reads as one before it
   // (WE as C2 where only C1 says "follower"): each text is searched once.
-  std::string texts[3];
-  std::vector<Points> found[3];
+  // Kept between rules (strings and vectors keep their capacity); only texts searched in
+  // this call are read.
+  auto& texts = points_texts_;
+  auto& found = points_found_by_reading_;
+  if (texts.size() < readings.size()) texts.resize(readings.size());
+  if (found.size() < readings.size()) found.resize(readings.size());
+  for (std::size_t ri = 0; ri < readings.size(); ++ri)
+    for (std::size_t k = 0; k < 3; ++k) {
+      texts[ri][k].clear();
+      found[ri][k].clear();
+    }
+  auto& placed = points_placed_;
+  if (placed.size() < readings.size()) placed.resize(readings.size());
+  auto in_reading = [&](std::size_t ri, const Placed& x) {
+    return std::any_of(placed[ri].begin(), placed[ri].end(),
+                       [&](const Placed& y) { return y.start == x.start && y.points->text == x.points->text; });
+  };
+  // Where each entry starts: parts' entries are put back in text order at the end.
+  std::vector<std::pair<std::size_t, std::size_t>> starts;
+  // The `when` of a common expression by the parts that change it; none: no reader has it.
+  std::map<std::vector<std::size_t>, std::optional<std::string>> hidden_when;
   for (std::size_t k = 0; k < 3; ++k) {
     const select::Edition e = order[k];
-    gather(e);
-    std::size_t same_as = 0;
-    while (same_as < k && texts[same_as] != text) ++same_as;
-    if (same_as == k) {
-      texts[k] = text;
-      found[k] = find_points(text);
+    const std::string ed = select::to_string(e);
+    for (std::size_t ri = 0; ri < readings.size(); ++ri) {
+      gather(e, readings[ri]);
+      std::size_t same_as = 0;
+      while (same_as < k && texts[ri][same_as] != text) ++same_as;
+      if (same_as == k) {
+        texts[ri][k] = text;
+        found[ri][k].clear();
+        find_points(text, found[ri][k]);
+      }
+      placed[ri].clear();
+      for (const Points& p : found[ri][same_as]) {
+        auto it = std::upper_bound(at.begin(), at.end(), std::pair{p.offset, SIZE_MAX});
+        const auto& run = it == at.begin() ? at.front() : *std::prev(it);
+        placed[ri].push_back({{run.second, p.offset - run.first}, &p});
+      }
     }
-    for (const Points& p : found[same_as]) {
-      std::string when = when_of(condition_at(p.offset));
-      std::string ed = select::to_string(e);
+    auto add = [&](const Placed& x, std::string when) {
+      const Points& p = *x.points;
       auto same = std::find_if(out.begin(), out.end(), [&](const PointsEntry& q) {
         return q.points.op == p.op && q.points.value == p.value && q.points.denominator == p.denominator &&
-               q.points.quantity == p.quantity && q.points.basis == p.basis && q.points.per == p.per && q.points.rounding == p.rounding &&
-               q.when == when && std::find(q.editions.begin(), q.editions.end(), ed) == q.editions.end();
+               q.points.quantity == p.quantity && q.points.basis == p.basis && q.points.per == p.per &&
+               q.points.rounding == p.rounding && q.when == when &&
+               std::find(q.editions.begin(), q.editions.end(), ed) == q.editions.end();
       });
       if (same != out.end()) {
         same->editions.push_back(ed);
-        continue;
+        return;
       }
       PointsEntry& q = out.emplace_back();
       q.points = p;
       q.points.offset = 0;  // offsets into a per-edition text mean nothing to a reader
+      q.points.length = 0;
       q.when = std::move(when);
-      q.editions.push_back(std::move(ed));
+      q.editions.push_back(ed);
+      starts.push_back(x.start);
+    };
+    // The common reading's expressions. One that a conditioned part changes (it reads on
+    // into the part, or across the place where it stands) is what a reader sees who is
+    // not shown that part: "(+1) point / completed city" holds under !Castles, where
+    // Castles readers have "(+1) point / castle or completed city".
+    for (const Placed& x : placed[0]) {
+      if (!with_parts) {
+        add(x, true_when_);
+        continue;
+      }
+      std::vector<std::size_t> changed_by;  // reading indices
+      for (std::size_t ri = 1; ri < readings.size(); ++ri)
+        if (!in_reading(ri, x)) changed_by.push_back(ri);
+      if (changed_by.empty()) {
+        add(x, true_when_);
+        continue;
+      }
+      // The same parts change most expressions of a rule, in every edition: each set's
+      // condition is made once.
+      auto [it, fresh] = hidden_when.try_emplace(changed_by);
+      if (fresh) {
+        select::Condition hidden;
+        for (std::size_t ri : changed_by) hidden = product(hidden, negation(layout.parts[readings[ri]].condition));
+        // Parts of which no two can show together are alternatives ("circus or acrobat
+        // tiles", "circus tiles", "acrobat tiles"): the sentence is written for a reader
+        // who sees one of them, so the reading with none of them is none the page means.
+        bool alternatives = changed_by.size() >= 2;
+        for (std::size_t a = 0; alternatives && a < changed_by.size(); ++a)
+          for (std::size_t b = a + 1; alternatives && b < changed_by.size(); ++b)
+            alternatives = !v_.satisfiable(product(product(full, layout.parts[readings[changed_by[a]]].condition),
+                                                   layout.parts[readings[changed_by[b]]].condition));
+        if (!alternatives && v_.satisfiable(product(full, hidden))) it->second = when_of(hidden);
+      }
+      if (it->second) add(x, *it->second);
     }
+    // A part's own expressions: those its reading has and the common one has not.
+    for (std::size_t ri = 1; ri < readings.size(); ++ri)
+      for (const Placed& x : placed[ri])
+        if (!in_reading(0, x)) add(x, layout.parts[readings[ri]].when);
   }
   for (auto& q : out) {
     if (q.editions.size() == 3) q.editions.clear();
     std::sort(q.editions.begin(), q.editions.end());
+  }
+  if (with_parts && out.size() > 1) {
+    std::vector<std::size_t> index(out.size());
+    for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
+    std::stable_sort(index.begin(), index.end(), [&](std::size_t a, std::size_t b) { return starts[a] < starts[b]; });
+    std::vector<PointsEntry> sorted;
+    sorted.reserve(out.size());
+    for (std::size_t i : index) sorted.push_back(std::move(out[i]));
+    out = std::move(sorted);
   }
   return out;
 }
@@ -1618,13 +1898,15 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   }
   rule.description = variants(d.runs);
   rule.rules = variants(r.runs);
+  parts_of(d.runs, description_layout_, rule.description_parts);
+  parts_of(r.runs, rules_layout_, rule.rules_parts);
   rule.references = d.references;
   for (const auto& ref : r.references)
     if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
       rule.references.push_back(ref);
   rule.notes.reserve(r.items.size());  // the usual notes: one per item, none nested
   notes_of(r, rule, 2);
-  rule.points = points_of(r.runs);
+  rule.points = points_of(r.runs, rules_layout_, full);
   rule.points_unparsed = rule.points.empty() && !empty(rule.rules);
   place(rule, n.span.begin, origin_index < expansion_.semantic.size() ? &expansion_.semantic[origin_index].origin : nullptr);
   // Ids name where a reader finds the rule; a sub-rule lives under its parent's id.

@@ -34,10 +34,20 @@ struct Note {
   std::string when;  ///< condition relative to the rule ("true" = always with the rule)
 };
 
+/// A stretch of a rule's text written under one condition: the alternatives a cell puts
+/// side by side (`showSquareTiles` wording, then `showOtherTiles` wording) or a clause
+/// only some readers see. Edition classes do not make parts; they stay in `text`.
+struct TextPart {
+  std::string when;  ///< condition relative to the rule, edition atoms left out; "true" if none
+  Variants text;
+};
+
 /// One scoring expression with the condition (relative to the rule) it is written under.
 struct PointsEntry {
   Points points;
-  std::string when;                   ///< relative condition, "true" if none
+  /// Relative condition: the condition of the part the expression lies in (see
+  /// Rule::rules_parts; edition atoms are left to `editions`), "true" if none.
+  std::string when;
   std::vector<std::string> editions;  ///< empty: every edition's wording has it
 };
 
@@ -64,6 +74,10 @@ struct Rule {
   std::vector<std::string> atoms;
   std::vector<std::string> triggers;  ///< sorted, unique
   Variants description, rules;
+  /// The same texts cut where their condition changes, in order; empty when no run of
+  /// the text has a condition other than edition classes (the usual case). `rules` and
+  /// `description` stay the texts every reader's parts add up to.
+  std::vector<TextPart> description_parts, rules_parts;
   std::vector<Note> notes;
   std::vector<std::string> references;  ///< "Feature:Well", "Figure:HansStatue", in order, unique
   bool points_unparsed = false;         ///< rules text without any expression

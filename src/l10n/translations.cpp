@@ -308,6 +308,14 @@ std::string notes_text(const extract::Rule& r) {
   return std::to_string(r.notes.size()) + " notes" + (whens.empty() ? "" : ": " + join(whens));
 }
 
+/// A rule text's parts by what does not depend on the language: their conditions, in
+/// order (a translation that loses a showSquareTiles span loses a part).
+std::string parts_text(const std::vector<extract::TextPart>& parts) {
+  std::vector<std::string> whens;
+  for (const auto& p : parts) whens.push_back(p.when);
+  return whens.empty() ? "no parts" : "parts " + join(whens);
+}
+
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || (static_cast<unsigned char>(c) & 0x80); }
 
 /// A description as one line for every edition: where the C1 and C2 wordings differ the
@@ -437,6 +445,8 @@ std::vector<RuleDifference> compare_rules(const extract::PageRules& a, const ext
     if (pa != pb) out.push_back({"points-different", r.id, d, pa, pb, t.id, how[i]});
     std::string na = notes_text(r), nb = notes_text(t);
     if (na != nb) out.push_back({"notes-different", r.id, d, na, nb, t.id, how[i]});
+    std::string ra = parts_text(r.rules_parts), rb = parts_text(t.rules_parts);
+    if (ra != rb) out.push_back({"parts-different", r.id, d, ra, rb, t.id, how[i]});
     std::string ta = join(r.triggers), tb = join(t.triggers);
     if (ta != tb) out.push_back({"triggers-different", r.id, d, ta, tb, t.id, how[i]});
   }

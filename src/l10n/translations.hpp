@@ -35,7 +35,7 @@ struct UnitState {
 /// One difference between the rules compiled from the source page and from its
 /// translation, named by the English rule.
 struct RuleDifference {
-  std::string kind;  ///< missing-in-xx, extra-in-xx, when-different, points-different, notes-different, triggers-different
+  std::string kind;  ///< missing-in-xx, extra-in-xx, when-different, points-different, notes-different, parts-different, triggers-different
   std::string rule;  ///< the source rule's id (the translation's for `extra`)
   std::string description;  ///< the English description (the translation's for `extra`)
   std::string source_value, translation_value;  ///< `when` or points, for the changed kinds

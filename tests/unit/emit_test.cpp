@@ -68,8 +68,16 @@ Json rule_json(const extract::Rule& r) {
   j["when"] = r.when;
   j["atoms"] = r.atoms;
   j["triggers"] = r.triggers;
+  // Parts are written only when a text has them.
+  auto parts = [&](const std::vector<extract::TextPart>& list) {
+    Json a = Json::array();
+    for (const auto& x : list) a.push_back(Json{{"when", x.when}, {"text", variants(x.text)}});
+    return a;
+  };
   j["description"] = variants(r.description);
+  if (!r.description_parts.empty()) j["description-parts"] = parts(r.description_parts);
   j["rules"] = variants(r.rules);
+  if (!r.rules_parts.empty()) j["rules-parts"] = parts(r.rules_parts);
   Json notes = Json::array();
   for (const auto& n : r.notes) notes.push_back(Json{{"when", n.when}, {"text", variants(n.text)}});
   j["notes"] = std::move(notes);
@@ -187,7 +195,8 @@ const char* singular(const std::string& key) {
   static const std::map<std::string, std::string> m = {
       {"pages", "page"},     {"rules", "rule"},       {"non-rules", "non-rule"}, {"notes", "note"},
       {"points", "entry"},   {"atoms", "atom"},       {"triggers", "trigger"},   {"references", "reference"},
-      {"chain", "template"}, {"editions", "edition"}, {"uses", "cell-use"}};
+      {"chain", "template"}, {"editions", "edition"}, {"uses", "cell-use"},
+      {"description-parts", "part"}, {"rules-parts", "part"}};
   return m.at(key).c_str();
 }
 
@@ -352,6 +361,8 @@ extract::PageRules page_from(const std::vector<std::string>& pool, std::size_t k
   r.description = uniform(str(14));
   r.rules = differing(str(15), str(16), str(17));
   r.notes = {{uniform(str(18)), "true"}, {differing(str(19), str(20), str(21)), str(22)}};
+  r.description_parts = {{str(40), uniform(str(41))}, {"true", uniform(str(42))}};
+  r.rules_parts = {{"SquareTiles", uniform(str(43))}, {str(44), differing(str(45), str(46), str(47))}};
   r.references = {str(23), str(24), str(25)};
   extract::PointsEntry fixed{{PointsOp::fixed, 2, 1, "", "", "", "", str(26), 0}, "true", {}};
   extract::PointsEntry fraction{{PointsOp::fraction, 1, 2, "", "primary", "tile", "up", str(27), 4}, str(28),

@@ -105,8 +105,11 @@ TEST_CASE("spot checks: wells, witch, ghosts, robber") {
   const auto& w = *wells.front();
   CHECK(w.when == "Wells");
   CHECK(w.kind == "tile");
-  CHECK(has_points(w, extract::PointsOp::add, 1, "well", "true"));
-  CHECK(has_points(w, extract::PointsOp::add, 2, "well", "Inns"));
+  // "(+1) point / well<span class="showInns"> on road without inn …</span>": without
+  // Inns the +1 counts every well, with Inns only those on a road without an inn.
+  CHECK(has_points(w, extract::PointsOp::add, 1, "well", "!Inns"));
+  CHECK(has_points(w, extract::PointsOp::add, 1, "well on road without inn", "Inns"));
+  CHECK(has_points(w, extract::PointsOp::add, 2, "well on road with inn", "Inns"));
   CHECK(w.source.line > 0);
   CHECK(w.source.offset > 0);
 

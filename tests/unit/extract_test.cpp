@@ -82,6 +82,37 @@ TEST_CASE("expressions in running text from the seed page") {
   CHECK(only("(x2) points for affected city").op == PointsOp::multiply);
 }
 
+TEST_CASE("per ends where the clause does") {
+  auto all = find_points("1 point / coat of arms + 1 point / knight");
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].per == "coat of arms");
+  CHECK(all[0].text == "1 point / coat of arms");
+  CHECK(all[1].per == "knight");
+  all = find_points("3 points / tile - 1 point / pennant");
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].per == "tile");
+  all = find_points("2 points / tile -2 points");
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].per == "tile");
+  all = find_points("1 point / tile x2 points");
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].per == "tile");
+  CHECK(all[1].op == PointsOp::multiply);
+  CHECK(only("1 point / tile \xC3\x97" "2 for cathedrals").per == "tile");
+  CHECK(only("2 points / acrobat tile. The ringmaster scores.").per == "acrobat tile");
+  CHECK(only("2 points / acrobat tile.").per == "acrobat tile");
+  CHECK(only("1 point / road segment\nin colour").per == "road segment");
+  // Not boundaries: a decimal point, a hyphen inside a word, an x inside a word.
+  CHECK(only("1 point per 2.5 tiles").per == "2.5 tiles");
+  CHECK(only("1 point / after-the-game tile").per == "after-the-game tile");
+  CHECK(only("1 point / tax 2 paid").per == "tax 2 paid");
+  // Blanks where two runs met are one space, in per and text alike.
+  auto joined = only("2 points /  tile   in the city");
+  CHECK(joined.per == "tile in the city");
+  CHECK(joined.text == "2 points / tile in the city");
+  CHECK(joined.length == std::string_view("2 points /  tile   in the city").size());
+}
+
 TEST_CASE("text that is not a scoring expression") {
   CHECK(find_points("Max2 points").empty());
   CHECK(find_points("no points here").empty());
@@ -157,7 +188,8 @@ TEST_CASE("the scan tries the grammar only where a word can start an expression"
   // Words start an expression only as `word spaces token|point…`, "Equal points to …"
   // or a times sign ("x2"); the scan skips every other word without parsing it.
   auto p = only("then After-the-game   points");
-  CHECK(p.text == "After-the-game   points");
+  CHECK(p.text == "After-the-game points");  // blanks tidied; `length` spans them
+  CHECK(p.length == std::string_view("After-the-game   points").size());
   CHECK(p.basis == "after-the-game");
   CHECK(p.offset == 5);
 

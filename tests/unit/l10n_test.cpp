@@ -4,6 +4,7 @@
 // l10n_corpus_test.cpp.
 #include <doctest/doctest.h>
 
+#include "cli/pipeline.hpp"
 #include "ingest/input.hpp"
 #include "l10n/report.hpp"
 #include "l10n/source_page.hpp"
@@ -331,4 +332,33 @@ TEST_CASE("the report files: every language, the summary and a self-contained da
   CHECK(html.find("<svg") != std::string::npos);
   CHECK(render_report(r) == files);
   CHECK(files[0].second.find("percent_complete: 20") != std::string::npos);
+}
+
+TEST_CASE("rules compared: a translation that loses a rule text's alternatives differs in parts") {
+  // The source's rules cell writes two alternatives (showInns, showNotInns); the French
+  // page keeps one wording without its span, so its rule has no parts.
+  const char* source =
+      "<languages/>\n<translate>\n<!--T:1-->\n"
+      "{|\n|-\n| class=\"scoringFeature\" | Road\n"
+      "| '''2''' points / <span class=\"showInns\">inn</span><span class=\"showNotInns\">tile</span>\n|}\n"
+      "</translate>\n";
+  Export e;
+  e.add("Roads", source);
+  e.add("Translations:Roads/1/fr", "{|\n|-\n| class=\"scoringFeature\" | Route\n| '''2''' points / tuile\n|}");
+  e.add("Roads/fr", "<languages/>\n{|\n|-\n| class=\"scoringFeature\" | Route\n| '''2''' points / tuile\n|}\n");
+  support::DiagnosticSink sink;
+  Options options;
+  auto compile = [&](ingest::Page& page) {
+    expand::TemplateStore store(ingest::default_site());
+    return cli::Pipeline(store, sink).compile(page);
+  };
+  Report r = e.collector.build(options, compile, sink);
+  const auto& fr = entry(r, "fr");
+  REQUIRE(fr.rules_compared);
+  const RuleDifference* parts = nullptr;
+  for (const auto& d : fr.rule_differences)
+    if (d.kind == "parts-different") parts = &d;
+  REQUIRE(parts);
+  CHECK(parts->source_value == "parts true, Inns, !Inns");
+  CHECK(parts->translation_value == "no parts");
 }

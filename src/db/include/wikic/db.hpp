@@ -22,6 +22,13 @@ struct Note {
   Text text;
 };
 
+/// A stretch of a rule's text under one condition (`rules-parts`, `description-parts`):
+/// a reader sees the parts whose condition holds, in order.
+struct Part {
+  std::string when;  ///< canonical condition, relative to the rule, without edition classes
+  Text text;
+};
+
 struct Points {
   std::string op;  ///< add, multiply, fraction, fixed
   std::optional<double> value;
@@ -45,6 +52,8 @@ struct Rule {
   bool core = false;
   std::vector<std::string> atoms, triggers, references;
   Text description, rules;
+  /// Empty when the text has no stretch under another condition than edition classes.
+  std::vector<Part> description_parts, rules_parts;
   std::vector<Note> notes;
   bool points_unparsed = false;
   std::vector<Points> points;

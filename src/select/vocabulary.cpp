@@ -179,6 +179,7 @@ std::optional<Vocabulary> Vocabulary::from_yaml(std::string_view text, std::stri
       info.group = a["group"].as<std::string>("");
       info.implies = strings_of(a["implies"]);
       info.any_of = strings_of(a["any_of"]);
+      info.none_of = strings_of(a["none_of"]);
       for (const auto& g : generated)
         if (info.id.size() > g.suffix.size() && info.id.ends_with(g.suffix)) {
           info.variant_of = g.variant_of;
@@ -256,6 +257,14 @@ void Vocabulary::finish() {
   for (const auto& a : atoms_)
     for (const auto& target : a.implies)
       if (!by_name_.count(target)) throw std::runtime_error("'" + a.id + "' implies unknown atom '" + target + "'");
+  // A complement is of plain atoms: evaluation then never loops.
+  for (const auto& a : atoms_)
+    for (const auto& other : a.none_of) {
+      auto it = by_name_.find(other);
+      if (it == by_name_.end()) throw std::runtime_error("'" + a.id + "' none_of names unknown atom '" + other + "'");
+      if (!atoms_[it->second].none_of.empty())
+        throw std::runtime_error("'" + a.id + "' none_of names '" + other + "', itself a complement");
+    }
   names_by_length_.assign(by_name_.begin(), by_name_.end());
   std::stable_sort(names_by_length_.begin(), names_by_length_.end(),
                    [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
@@ -480,6 +489,8 @@ bool Evaluator::atom_value(std::string_view atom) const {
   case AtomKind::expansion: break;
   }
   if (closure_.count(info->id)) return true;
+  if (!info->none_of.empty())
+    return std::none_of(info->none_of.begin(), info->none_of.end(), [&](const std::string& a) { return atom_value(a); });
   if (!selection_.all_expansions) return false;
   if (info->variant_of) return *info->variant_of == variant_for(selection_.edition);
   return true;

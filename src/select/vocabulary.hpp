@@ -37,6 +37,8 @@ struct AtomInfo {
   std::string group;
   std::vector<std::string> implies;     ///< direct implications (includes any_of reversed)
   std::vector<std::string> any_of;
+  /// Holds exactly when none of these does (SquareTiles: no OtherTiles); evaluation only.
+  std::vector<std::string> none_of;
   std::optional<Edition> variant_of;    ///< `_ForC1`/`_ForC2` forms
   std::string base;                     ///< the atom a suffix form was built on
   bool synthetic = false;               ///< a suffix form not listed in the schema

@@ -256,6 +256,12 @@ TEST_CASE("wikic query reads the abbot's parts the selection shows") {
   CHECK(other.status == 0);
   CHECK(line(other.out) ==
         "Abbot returned: 1 point per tile in the square space with the feature + 1 point per tile in the 8 spaces around it");
+  // The tile shapes are derived (schema/selectors.yaml): a reader without odd-shaped tiles
+  // reads the SquareTiles wording, one with triangular tiles (Halflings) the other.
+  auto plain = test::run_wikic("query " + (out / "rules.yaml").string() + " --edition C1 --with Abbot");
+  CHECK(line(plain.out) == line(square.out));
+  auto halflings = test::run_wikic("query " + (out / "rules.yaml").string() + " --edition C1 --with Abbot,Halflings");
+  CHECK(line(halflings.out) == line(other.out));
   auto json = test::run_wikic("query " + (out / "rules.json").string() + " --edition C2 --with Abbot,OtherTiles --format json");
   CHECK(json.out.find("\"1 point per occupied space around it\"") != std::string::npos);
   CHECK(json.out.find("\"1 point per tile around it\"") == std::string::npos);  // SquareTiles' entry

@@ -247,6 +247,35 @@ TEST_CASE("editions: preferred-edition classes, WE falls back to C2 wording") {
   CHECK_FALSE(vocab().satisfiable(conjoin(c1, cond("showWE"))));
 }
 
+TEST_CASE("tile shapes: OtherTiles comes with the odd-shaped tiles, SquareTiles is everyone else") {
+  // The seed writes the abbot's and the monastery's counts twice: under showSquareTiles
+  // and under showOtherTiles (square spaces of double-sized, triangular and wonder tiles).
+  // Exactly one of the two wordings is for any reader.
+  Condition square = cond("showSquareTiles"), other = cond("showOtherTiles");
+  Selection s;
+  s.expansions = {"Inns"};
+  CHECK(evaluate(square, s));
+  CHECK_FALSE(evaluate(other, s));
+  for (const char* shape : {"Halflings", "DoubleSizedTiles", "WondersOfHumanity", "OtherTiles"}) {
+    INFO(shape);
+    s.expansions = {"Inns", shape};
+    CHECK(evaluate(other, s));
+    CHECK_FALSE(evaluate(square, s));
+  }
+  Selection all;
+  all.all_expansions = true;
+  CHECK(evaluate(other, all));
+  CHECK_FALSE(evaluate(square, all));
+  // Under the Winter Edition too: square tiles exist in every edition.
+  s.expansions = {};
+  s.edition = Edition::WE;
+  CHECK(evaluate(square, s));
+  // A complement must name known plain atoms.
+  std::string error;
+  CHECK_FALSE(Vocabulary::from_yaml("version: 1\natoms:\n  - {id: A, none_of: [B]}\n", error));
+  CHECK(error.find("unknown atom 'B'") != std::string::npos);
+}
+
 TEST_CASE("suffix forms: _ForC1/_ForC2 follow the preferred edition unless chosen") {
   Condition for_c1 = cond("showMessages_ForC1"), for_c2 = cond("showMessages_ForC2");
   Selection s;

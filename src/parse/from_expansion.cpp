@@ -67,6 +67,7 @@ Document parse_expansion(const expand::Expansion& expansion, support::Diagnostic
                          const ParseOptions& options) {
   ParseInput input;
   input.text = expansion.text;
+  input.borrow_texts = true;  // the caller keeps the expansion (see the header)
   MarkerIndex markers(expansion);
   input.semantic = refs_in(markers, expansion.text, 0);
   // The parser's warnings carry offsets in the expanded text; each is moved to the

@@ -7,8 +7,10 @@
 
 namespace wikic::parse {
 
-/// Parses `expansion` (whose sources must still be alive). Every semantic node becomes a
-/// SemanticTemplate node, nested ones inside the Fragment of the parameter they are in.
+/// Parses `expansion` (whose sources must still be alive). The Document views the
+/// expansion's text and parameter values: the expansion must outlive it, unmoved.
+/// Every semantic node becomes a SemanticTemplate node, nested ones inside the Fragment
+/// of the parameter they are in.
 Document parse_expansion(const expand::Expansion& expansion, support::DiagnosticSink& diagnostics,
                          const ParseOptions& options = {});
 

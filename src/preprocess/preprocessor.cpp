@@ -348,6 +348,11 @@ private:
 
   std::vector<Piece> stack_;
   std::vector<PartState> parts_;
+  // on_comment's run of comments on one line, kept so a page's comments share one buffer.
+  struct CommentRange {
+    std::uint32_t first, last;
+  };
+  std::vector<CommentRange> comment_runs_;
   Accum root_;
 
   std::uint32_t i_ = 0;
@@ -823,10 +828,8 @@ void Builder::on_comment() {
     return k - from;
   };
   std::uint32_t ws_end = end_pos + 2 + forward_spaces(end_pos + 3);  // last space, or the '>'
-  struct Range {
-    std::uint32_t first, last;
-  };
-  std::vector<Range> comments{{ws_start, ws_end}};
+  std::vector<CommentRange>& comments = comment_runs_;
+  comments.assign(1, {ws_start, ws_end});
   while (tree_.source.substr(ws_end + 1).starts_with("<!--")) {
     std::uint32_t c = find("-->", ws_end + 4);
     if (c >= n_) break;

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <deque>
 
+#include <boost/container/small_vector.hpp>
+
 #include "expand/expr.hpp"
 #include "expand/functions.hpp"
 #include "expand/title.hpp"
@@ -160,6 +162,8 @@ struct Arg {
   std::optional<Piece> cache;
 };
 using ArgMap = std::map<std::string, Arg>;
+/// The parts of one call: most have a handful, so they live on the stack.
+using Parts = boost::container::small_vector<NodeId, 8>;
 
 struct Frame {
   const Frame* parent = nullptr;  ///< the calling frame; null for the page itself
@@ -304,7 +308,7 @@ struct Expander::Impl {
   /// PPFrame_Hash::expand(): a new expansion with its own depth and node-count
   /// accounting. Nodes below it are walked by expand() without being counted, as
   /// MediaWiki iterates them in the same call.
-  Piece expanded(NodeId id, const Frame& f) {
+  Piece expanded(NodeId id, const Frame& f, std::size_t reserve_text = 0) {
     Piece p;
     if (++node_count > kMaxNodeCount) {
       if (!node_limit_reported) {
@@ -324,6 +328,7 @@ struct Expander::Impl {
       p.append("<span class=\"error\">Expansion depth limit exceeded</span>", origin_of(f, f.tree->node(id).span));
       return p;
     }
+    p.text.reserve(reserve_text);
     ++expand_depth;
     expand(id, f, p);
     --expand_depth;
@@ -379,8 +384,8 @@ struct Expander::Impl {
     return s;
   }
 
-  std::vector<NodeId> parts_of(const Frame& f, NodeId tpl, NodeId& title) const {
-    std::vector<NodeId> parts;
+  Parts parts_of(const Frame& f, NodeId tpl, NodeId& title) const {
+    Parts parts;
     title = kNoNode;
     for (NodeId c : f.tree->children(tpl)) {
       const auto& cn = f.tree->node(c);
@@ -392,7 +397,7 @@ struct Expander::Impl {
 
   /// virtualBracketedImplode: the call written back, with its pieces expanded.
   void literal_call(const Frame& f, const char* open, const char* close, const Piece& title,
-                    const std::vector<NodeId>& parts, const Origin& at, Piece& out) {
+                    const Parts& parts, const Origin& at, Piece& out) {
     out.append(open, {at.source, {at.span.begin, at.span.begin}, at.chain});
     out.append(title);
     for (NodeId p : parts) {
@@ -408,7 +413,7 @@ struct Expander::Impl {
     auto parts = parts_of(f, id, title_node);
     Piece name_with_spaces = title_node == kNoNode ? Piece{} : expanded(title_node, f);
     std::string name(php_trim(name_with_spaces.text));
-    if (auto value = argument(f, name)) {
+    if (const Piece* value = argument(f, name)) {
       if (arg_size + value->text.size() > kMaxIncludeSize) {
         warn(origin_of(f, f.tree->node(id).span), "template argument size limit (" + std::to_string(kMaxIncludeSize) +
                                                       " bytes) exceeded; argument omitted");
@@ -433,16 +438,17 @@ struct Expander::Impl {
     literal_call(f, "{{{", "}}}", name_with_spaces, parts, origin_of(f, f.tree->node(id).span), out);
   }
 
-  std::optional<Piece> argument(const Frame& f, const std::string& name) {
-    if (!f.is_template()) return std::nullopt;
+  /// The argument's value, expanded once and cached in the frame (null if absent).
+  const Piece* argument(const Frame& f, const std::string& name) {
+    if (!f.is_template()) return nullptr;
     auto it = f.args->find(name);
-    if (it == f.args->end()) return std::nullopt;
+    if (it == f.args->end()) return nullptr;
     Arg& a = it->second;
     if (!a.cache) {
       Piece v = a.value == kNoNode ? Piece{} : expanded(a.value, *a.owner);
-      a.cache = a.named ? v.trimmed() : std::move(v);
+      a.cache = a.named ? std::move(v).trimmed() : std::move(v);
     }
-    return a.cache;
+    return &*a.cache;
   }
 
   // -------------------------------------------------------------- {{…}}
@@ -561,7 +567,7 @@ struct Expander::Impl {
     return false;
   }
 
-  Piece transclude(TemplateStore::Entry& entry, const std::vector<NodeId>& parts, const Frame& f, const Origin& call) {
+  Piece transclude(TemplateStore::Entry& entry, const Parts& parts, const Frame& f, const Origin& call) {
     if (parts.empty()) {
       if (auto hit = f.child_cache->find(entry.title); hit != f.child_cache->end()) return hit->second;
     }
@@ -600,13 +606,14 @@ struct Expander::Impl {
     return s;
   }
 
-  void semantic_node(const TemplateSpec& spec, const std::vector<NodeId>& parts, const Frame& f, const Origin& call,
+  void semantic_node(const TemplateSpec& spec, const Parts& parts, const Frame& f, const Origin& call,
                      bool line_start, Piece& out) {
     SemanticNode node;
     node.name = spec.name;
     node.spec = &spec;
     node.origin = call;
     node.line_start = line_start;
+    node.parameters.reserve(parts.size());
     for (NodeId p : parts) {
       Split s = split_part(f, p);
       SemanticNode::Parameter param;
@@ -634,7 +641,8 @@ struct Expander::Impl {
         warn(call, "semantic template " + spec.name + " is missing its required parameter '" + name + "'");
     char id[16];
     std::snprintf(id, sizeof id, "%08X", marker_counter++);
-    node.marker = std::string(kMarkerPrefix) + id + std::string(kMarkerSuffix);
+    node.marker.reserve(kMarkerPrefix.size() + 8 + kMarkerSuffix.size());
+    node.marker.append(kMarkerPrefix).append(id).append(kMarkerSuffix);
     out.append(node.marker, call);
     result->semantic.push_back(std::move(node));
   }
@@ -682,7 +690,7 @@ struct Expander::Impl {
   }
 
   // -------------------------------------------------------------- parser functions
-  std::optional<Piece> parser_function(const std::string& func, const std::string& first, const std::vector<NodeId>& parts,
+  std::optional<Piece> parser_function(const std::string& func, const std::string& first, const Parts& parts,
                                        const Frame& f, const Origin& call) {
     auto text_of = [&](std::string s) {
       Piece p;
@@ -766,7 +774,7 @@ struct Expander::Impl {
 
   std::string expanded_text(NodeId id, const Frame& f) { return id == kNoNode ? std::string{} : expanded(id, f).text; }
 
-  Piece switch_function(const std::string& first, const std::vector<NodeId>& parts, const Frame& f, const Origin& call) {
+  Piece switch_function(const std::string& first, const Parts& parts, const Frame& f, const Origin& call) {
     std::string primary(php_trim(decode_char_references(first)));
     bool found = false, default_found = false, last_item_had_no_equals = false;
     NodeId default_value = kNoNode;
@@ -799,7 +807,7 @@ struct Expander::Impl {
     return {};
   }
 
-  Piece tag_function(const std::string& first, const std::vector<NodeId>& parts, const Frame& f, const Origin& call) {
+  Piece tag_function(const std::string& first, const Parts& parts, const Frame& f, const Origin& call) {
     std::string tag = to_lower(std::string(php_trim(first)));
     Piece out;
     if (tag.empty() && parts.empty()) return out;
@@ -852,7 +860,10 @@ Expansion Expander::expand_page(const ingest::Page& page) {
   root.tree = &tree;
   root.source = im.add_source(page.title, page.source.file, page.source.text_at, page.revision.text);
   root.title = page.title;
-  Piece out = im.expanded(tree.root, root);
+  // The expanded page is about as long as the page (semantic calls become markers):
+  // reserving that, with some room, saves regrowing and copying it as it is built.
+  const std::size_t page_size = page.revision.text.size();
+  Piece out = im.expanded(tree.root, root, page_size + page_size / 8);
   result.text = std::move(out.text);
   result.segments = std::move(out.segments);
   im.result = nullptr;

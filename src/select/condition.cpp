@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include <boost/container/small_vector.hpp>
+
 namespace wikic::select {
 
 namespace {
@@ -17,7 +19,8 @@ bool normalise_term(Term& t) {
   std::sort(t.begin(), t.end());
   t.erase(std::unique(t.begin(), t.end()), t.end());
   // After dedup, an atom seen twice occurs with both polarities.
-  std::vector<std::string_view> names;
+  // On the stack: terms hold a few literals, and this runs for every term built.
+  boost::container::small_vector<std::string_view, 8> names;
   for (const auto& l : t) names.push_back(l.atom);
   std::sort(names.begin(), names.end());
   return std::adjacent_find(names.begin(), names.end()) == names.end();

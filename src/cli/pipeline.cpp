@@ -21,15 +21,21 @@ class Locator {
 public:
   Locator(const expand::Expansion& e, const parse::Document& doc, std::string file)
       : e_(e), file_(std::move(file)), files_(e.sources.size()) {
-    std::unordered_map<std::string_view, const expand::SemanticNode*> by_marker;
-    for (const auto& node : e.semantic) by_marker.emplace(node.marker, &node);
+    // Sorted (a stable sort keeps the first of equal markers, as a map's emplace did):
+    // one allocation per page instead of one per semantic node.
+    std::vector<std::pair<std::string_view, const expand::SemanticNode*>> by_marker;
+    by_marker.reserve(e.semantic.size());
+    for (const auto& node : e.semantic) by_marker.emplace_back(node.marker, &node);
+    std::stable_sort(by_marker.begin(), by_marker.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     pieces_.assign(doc.source_count(), nullptr);
     calls_.assign(doc.source_count(), nullptr);
     for (parse::NodeId id = 0; id < doc.size(); ++id) {
       const parse::Node& n = doc.node(id);
       if (n.kind != parse::NodeKind::SemanticTemplate) continue;
-      auto it = by_marker.find(doc.text(n));
-      if (it == by_marker.end()) continue;
+      std::string_view marker = doc.text(n);
+      auto it = std::lower_bound(by_marker.begin(), by_marker.end(), marker,
+                                 [](const auto& entry, std::string_view m) { return entry.first < m; });
+      if (it == by_marker.end() || it->first != marker) continue;
       const expand::SemanticNode& node = *it->second;
       // The parser makes one TemplateParameter per parameter, in order.
       std::size_t k = 0;

@@ -97,6 +97,12 @@ struct Pipeline::Impl {
   support::DiagnosticSink& sink;
   PipelineOptions options;
   expand::Expander expander;
+  // The last compiled page's big arrays, handed to the next page's stages: a page's
+  // expansion, document and conditions are hundreds of KB, and allocating and freeing
+  // them per page made glibc consolidate its free lists every time.
+  expand::Expansion spare_expansion;
+  parse::Document spare_doc;
+  select::TreeConditions spare_conditions;
 };
 
 Pipeline::Pipeline(expand::TemplateStore& store, support::DiagnosticSink& sink, PipelineOptions options)
@@ -113,11 +119,11 @@ std::unique_ptr<PageTrees> Pipeline::parse(ingest::Page& page) {
   trees->restored = preprocess::restore_lines_in_place(page.revision.text, impl_->options.restore,
                                                        impl_->options.preprocess, {&impl_->sink, trees->file});
   clock.lap(&StageTimes::restore);
-  trees->expansion = impl_->expander.expand_page(page);
+  trees->expansion = impl_->expander.expand_page(page, std::move(impl_->spare_expansion));
   clock.lap(&StageTimes::expand);
   parse::ParseOptions parse_options;
   parse_options.page = trees->file;
-  trees->doc = parse::parse_expansion(trees->expansion, impl_->sink, parse_options);
+  trees->doc = parse::parse_expansion(trees->expansion, impl_->sink, parse_options, std::move(impl_->spare_doc));
   trees->locate = Locator(trees->expansion, trees->doc, trees->file);
   clock.lap(&StageTimes::parse);
   return trees;
@@ -129,7 +135,8 @@ std::unique_ptr<PageTrees> Pipeline::select(ingest::Page& page) {
   select::TreeOptions options;
   options.locate = std::ref(trees->locate);
   options.lint_redundant = impl_->options.lint_redundant;
-  trees->conditions = select::tree_conditions(trees->doc, trees->file, impl_->sink, select::Vocabulary::builtin(), options);
+  trees->conditions = select::tree_conditions(trees->doc, trees->file, impl_->sink, select::Vocabulary::builtin(), options,
+                                              std::move(impl_->spare_conditions));
   clock.lap(&StageTimes::select);
   return trees;
 }
@@ -141,6 +148,10 @@ extract::PageRules Pipeline::compile(ingest::Page& page) {
                            trees->doc,    trees->conditions, trees->locate};
   auto rules = extract::extract_rules(input, impl_->sink);
   clock.lap(&StageTimes::extract);
+  // The rules own their data; the trees are done with and their storage goes to the next page.
+  impl_->spare_conditions = std::move(trees->conditions);
+  impl_->spare_doc = std::move(trees->doc);
+  impl_->spare_expansion = std::move(trees->expansion);
   return rules;
 }
 

@@ -266,6 +266,7 @@ struct Expander::Impl {
   bool node_limit_reported = false;
   bool depth_limit_reported = false;
   std::deque<Tree> sub_trees;
+  Tree page_tree_storage;  ///< the last page's preprocessor tree, its nodes reused by the next
   std::unordered_map<std::string, std::uint32_t> source_of_title;
   std::uint32_t marker_counter = 0;
 
@@ -308,8 +309,11 @@ struct Expander::Impl {
   /// PPFrame_Hash::expand(): a new expansion with its own depth and node-count
   /// accounting. Nodes below it are walked by expand() without being counted, as
   /// MediaWiki iterates them in the same call.
-  Piece expanded(NodeId id, const Frame& f, std::size_t reserve_text = 0) {
-    Piece p;
+  /// `storage`: a Piece whose buffers the result may reuse (its contents are dropped).
+  Piece expanded(NodeId id, const Frame& f, std::size_t reserve_text = 0, Piece&& storage = {}) {
+    Piece p = std::move(storage);
+    p.text.clear();
+    p.segments.clear();
     if (++node_count > kMaxNodeCount) {
       if (!node_limit_reported) {
         warn(origin_of(f, f.tree->node(id).span),
@@ -860,9 +864,15 @@ Expander::Expander(TemplateStore& store, ExpandOptions options, support::Diagnos
 
 Expander::~Expander() = default;
 
-Expansion Expander::expand_page(const ingest::Page& page) {
+Expansion Expander::expand_page(const ingest::Page& page) { return expand_page(page, Expansion{}); }
+
+Expansion Expander::expand_page(const ingest::Page& page, Expansion&& recycled) {
   Impl& im = *impl_;
   Expansion result;
+  // Only the two big buffers are taken over; every other member starts empty as before.
+  Piece storage;
+  storage.text = std::move(recycled.text);
+  storage.segments = std::move(recycled.segments);
   result.calls.push_back({"", {}});  // chain 0: no call
   im.result = &result;
   im.page = &page;
@@ -877,7 +887,7 @@ Expansion Expander::expand_page(const ingest::Page& page) {
   im.sub_trees.clear();
   im.marker_counter = 0;
 
-  Tree tree = preprocess::preprocess(page.revision.text, im.pp_options(false));
+  Tree tree = preprocess::preprocess(page.revision.text, im.pp_options(false), {}, std::move(im.page_tree_storage));
   Frame root;
   root.tree = &tree;
   root.source = im.add_source(page.title, page.source.file, page.source.text_at, page.revision.text);
@@ -885,11 +895,12 @@ Expansion Expander::expand_page(const ingest::Page& page) {
   // The expanded page is about as long as the page (semantic calls become markers):
   // reserving that, with some room, saves regrowing and copying it as it is built.
   const std::size_t page_size = page.revision.text.size();
-  Piece out = im.expanded(tree.root, root, page_size + page_size / 8);
+  Piece out = im.expanded(tree.root, root, page_size + page_size / 8, std::move(storage));
   result.text = std::move(out.text);
   result.segments = std::move(out.segments);
   im.result = nullptr;
   im.sub_trees.clear();
+  im.page_tree_storage = std::move(tree);
   return result;
 }
 

@@ -75,6 +75,11 @@ std::vector<SemanticNodeRef> refs_in(MarkerIndex& index, std::string_view text, 
 
 Document parse_expansion(const expand::Expansion& expansion, support::DiagnosticSink& diagnostics,
                          const ParseOptions& options) {
+  return parse_expansion(expansion, diagnostics, options, Document());
+}
+
+Document parse_expansion(const expand::Expansion& expansion, support::DiagnosticSink& diagnostics,
+                         const ParseOptions& options, Document&& recycled) {
   ParseInput input;
   input.text = expansion.text;
   input.borrow_texts = true;  // the caller keeps the expansion (see the header)
@@ -87,7 +92,7 @@ Document parse_expansion(const expand::Expansion& expansion, support::Diagnostic
     diagnostics.report({support::Severity::warning, where.file, where.at,
                         std::move(message) + where.chain});
   };
-  return parse_document_offsets(input, diagnostics, options, warning);
+  return parse_document_offsets(input, diagnostics, options, warning, std::move(recycled));
 }
 
 }  // namespace wikic::parse

@@ -13,5 +13,9 @@ namespace wikic::parse {
 /// of the parameter they are in.
 Document parse_expansion(const expand::Expansion& expansion, support::DiagnosticSink& diagnostics,
                          const ParseOptions& options = {});
+/// The same, building the Document in the arrays of `recycled` (one no longer needed,
+/// e.g. the previous page's) instead of allocating new ones.
+Document parse_expansion(const expand::Expansion& expansion, support::DiagnosticSink& diagnostics,
+                         const ParseOptions& options, Document&& recycled);
 
 }  // namespace wikic::parse

@@ -1826,8 +1826,10 @@ namespace {
 // `owned` is the page text when the caller hands it over (no copy), else empty and the
 // text is copied from input.text.
 Document parse(const ParseInput& input, std::string* owned, support::DiagnosticSink& diagnostics,
-               const ParseOptions& options, const OffsetWarning* at_offset = nullptr) {
-  Document doc;
+               const ParseOptions& options, const OffsetWarning* at_offset = nullptr,
+               Document&& recycled = Document()) {
+  Document doc = std::move(recycled);
+  doc.clear();
   std::string_view text = input.text;
   // Spans are 32-bit: a page beyond 4 GiB is cut (MediaWiki's own limit is 2 MiB).
   constexpr std::size_t kMaxText = 0xFFFFFFF0u;
@@ -1869,8 +1871,9 @@ Document parse_document(std::string_view text, support::DiagnosticSink& diagnost
 }
 
 Document parse_document_offsets(const ParseInput& input, support::DiagnosticSink& diagnostics,
-                                const ParseOptions& options, const OffsetWarning& warning) {
-  return parse(input, nullptr, diagnostics, options, &warning);
+                                const ParseOptions& options, const OffsetWarning& warning,
+                                Document&& recycled) {
+  return parse(input, nullptr, diagnostics, options, &warning, std::move(recycled));
 }
 
 Document parse_document_moved(std::string&& text, support::DiagnosticSink& diagnostics,

@@ -127,6 +127,14 @@ public:
   std::uint32_t add_attribute(const Attribute& a);
   /// Keeps a string alive as long as the Document (for names that are not in a source).
   std::string_view keep(std::string s);
+  /// Empties the Document for a new page, keeping its arrays' capacity.
+  void clear() {
+    sources_.clear();
+    nodes_.clear();
+    attributes_.clear();
+    kept_.clear();
+    lines_.reset();
+  }
   void reserve(std::size_t nodes, std::size_t attributes = 0) {
     nodes_.reserve(nodes);
     attributes_.reserve(attributes);

@@ -266,7 +266,15 @@ const Condition& own_condition(const parse::Document& doc, parse::NodeId node, c
 
 TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
                                const Vocabulary& v, const TreeOptions& options) {
-  TreeConditions out;
+  return tree_conditions(doc, file, sink, v, options, TreeConditions());
+}
+
+TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
+                               const Vocabulary& v, const TreeOptions& options, TreeConditions&& recycled) {
+  TreeConditions out = std::move(recycled);
+  out.full.clear();
+  out.own.clear();
+  out.projection_only.clear();
   out.full.resize(doc.size());
   out.own.resize(doc.size());
   out.hidden.assign(doc.size(), 0);

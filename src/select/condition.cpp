@@ -135,6 +135,9 @@ Condition Condition::from_terms(std::vector<Term> terms) {
 
 std::vector<std::string> Condition::atoms() const {
   std::vector<std::string> out;
+  std::size_t literals = 0;
+  for (const auto& t : terms()) literals += t.size();
+  out.reserve(literals);  // extraction asks this of every rule: one allocation, not a regrowth per atom
   for (const auto& t : terms())
     for (const auto& l : t) out.push_back(l.atom);
   std::sort(out.begin(), out.end());
@@ -229,7 +232,16 @@ Condition disjoin_all(const std::vector<Condition>& parts) {
 std::string to_string(const Condition& c) {
   if (c.is_false()) return "false";
   if (c.is_true()) return "true";
+  // Sized first: every rule's condition is printed, and growing the string piecewise
+  // reallocated it for most of them.
+  std::size_t size = 0;  // exactly the printed length, so short ones stay in the string itself
+  for (std::size_t i = 0; i < c.terms().size(); ++i) {
+    if (i) size += 3;
+    const Term& t = c.terms()[i];
+    for (std::size_t j = 0; j < t.size(); ++j) size += (j ? 3 : 0) + (t[j].negated ? 1 : 0) + t[j].atom.size();
+  }
   std::string out;
+  out.reserve(size);
   for (std::size_t i = 0; i < c.terms().size(); ++i) {
     if (i) out += " | ";
     const Term& t = c.terms()[i];

@@ -461,13 +461,22 @@ struct Expander::Impl {
     Origin call = origin_of(f, node.span);
     NodeId title_node;
     auto parts = parts_of(f, id, title_node);
-    Piece title_with_spaces = title_node == kNoNode ? Piece{} : expanded(title_node, f);
-    std::string part1(php_trim(title_with_spaces.text));
+    // Most titles are plain text: their Piece (text plus segments) is built only if the
+    // call is written back literally.
+    std::string title_text;
+    std::optional<Piece> title_piece;
+    if (title_node == kNoNode) title_piece.emplace();
+    else if (!expanded_plain(title_node, f, title_text)) title_piece = expanded(title_node, f);
+    auto title_with_spaces = [&]() -> const Piece& {
+      if (!title_piece) title_piece = plain_piece(title_node, f);
+      return *title_piece;
+    };
+    std::string part1(php_trim(title_piece ? title_piece->text : title_text));
 
     // subst: stays literal on view; safesubst: is dropped (Parser::braceSubstitution).
     std::string lower_head = to_lower(part1.substr(0, 10));
     if (lower_head.rfind("subst:", 0) == 0) {
-      literal_call(f, "{{", "}}", title_with_spaces, parts, call, out);
+      literal_call(f, "{{", "}}", title_with_spaces(), parts, call, out);
       return;
     }
     if (lower_head.rfind("safesubst:", 0) == 0) part1 = std::string(php_trim(part1.substr(10)));
@@ -496,16 +505,16 @@ struct Expander::Impl {
       if (!title) {
         if (!part1.empty() && part1[0] == '#')
           warn(call, "unsupported parser function '" + part1.substr(0, part1.find(':')) + "' kept as text");
-        literal_call(f, "{{", "}}", title_with_spaces, parts, call, out);
+        literal_call(f, "{{", "}}", title_with_spaces(), parts, call, out);
         return;
       }
-      resolved_title = title->prefixed;
       if (title->ns == 10 && !options.expand_all && options.schema) {
         if (const TemplateSpec* spec = options.schema->find(title->text)) {
           semantic_node(*spec, parts, f, call, node.line_start, out);
           return;
         }
       }
+      resolved_title = title->prefixed;
       if (f.depth >= kMaxTemplateDepth) {
         warn(call, "template recursion depth limit (" + std::to_string(kMaxTemplateDepth) + ") exceeded at " +
                        title->prefixed);
@@ -599,6 +608,38 @@ struct Expander::Impl {
     Piece body = expanded(child.tree->root, child);
     if (parts.empty()) (*f.child_cache)[entry.title] = body;
     return body;
+  }
+
+  /// expanded(id, f).text for a node made only of text (comments and ignored parts
+  /// dropped as expand() drops them), with expanded()'s node and depth accounting but
+  /// no Piece. False, with nothing counted, when the node needs the full expansion.
+  bool expanded_plain(NodeId id, const Frame& f, std::string& text) {
+    if (node_count + 1 > kMaxNodeCount || expand_depth > kMaxExpandDepth) return false;
+    NodeKind kind = f.tree->node(id).kind;
+    if (kind != NodeKind::Title && kind != NodeKind::Name && kind != NodeKind::Value) return false;
+    for (NodeId c : f.tree->children(id)) {
+      NodeKind k = f.tree->node(c).kind;
+      bool plain = k == NodeKind::Text || k == NodeKind::Equals || k == NodeKind::Ignore ||
+                   (k == NodeKind::Comment && options.remove_comments);
+      if (!plain) return false;
+    }
+    ++node_count;
+    text.clear();
+    for (NodeId c : f.tree->children(id)) {
+      const preprocess::Node& cn = f.tree->node(c);
+      if (cn.kind == NodeKind::Text || cn.kind == NodeKind::Equals) text.append(f.tree->text(cn));
+    }
+    return true;
+  }
+  /// The Piece expanded() makes of a node expanded_plain() accepted, without counting
+  /// it again.
+  Piece plain_piece(NodeId id, const Frame& f) const {
+    Piece p;
+    for (NodeId c : f.tree->children(id)) {
+      const preprocess::Node& cn = f.tree->node(c);
+      if (cn.kind == NodeKind::Text || cn.kind == NodeKind::Equals) p.append(f.tree->text(cn), origin_of(f, cn.span));
+    }
+    return p;
   }
 
   std::string expanded_without_comments(NodeId id, const Frame& f) {

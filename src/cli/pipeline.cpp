@@ -97,13 +97,24 @@ struct Pipeline::Impl {
   support::DiagnosticSink& sink;
   PipelineOptions options;
   expand::Expander expander;
-  // The last compiled page's big arrays, handed to the next page's stages: a page's
-  // expansion, document and conditions are hundreds of KB, and allocating and freeing
-  // them per page made glibc consolidate its free lists every time.
-  expand::Expansion spare_expansion;
-  parse::Document spare_doc;
-  select::TreeConditions spare_conditions;
 };
+
+namespace {
+// The last compiled page's big arrays, handed to the next page's stages: a page's
+// expansion, document and conditions are hundreds of KB, and allocating and freeing
+// them per page made glibc consolidate its free lists every time. Per thread, not per
+// Pipeline: `wikic compile` makes a Pipeline per page (each with the page's own sink).
+// A page that finds them taken (moved from) simply starts with empty ones.
+struct Spares {
+  expand::Expansion expansion;
+  parse::Document doc;
+  select::TreeConditions conditions;
+};
+Spares& spares() {
+  thread_local Spares s;
+  return s;
+}
+}  // namespace
 
 Pipeline::Pipeline(expand::TemplateStore& store, support::DiagnosticSink& sink, PipelineOptions options)
     : impl_(std::make_unique<Impl>(store, sink, std::move(options))) {}
@@ -119,11 +130,11 @@ std::unique_ptr<PageTrees> Pipeline::parse(ingest::Page& page) {
   trees->restored = preprocess::restore_lines_in_place(page.revision.text, impl_->options.restore,
                                                        impl_->options.preprocess, {&impl_->sink, trees->file});
   clock.lap(&StageTimes::restore);
-  trees->expansion = impl_->expander.expand_page(page, std::move(impl_->spare_expansion));
+  trees->expansion = impl_->expander.expand_page(page, std::move(spares().expansion));
   clock.lap(&StageTimes::expand);
   parse::ParseOptions parse_options;
   parse_options.page = trees->file;
-  trees->doc = parse::parse_expansion(trees->expansion, impl_->sink, parse_options, std::move(impl_->spare_doc));
+  trees->doc = parse::parse_expansion(trees->expansion, impl_->sink, parse_options, std::move(spares().doc));
   trees->locate = Locator(trees->expansion, trees->doc, trees->file);
   clock.lap(&StageTimes::parse);
   return trees;
@@ -136,7 +147,7 @@ std::unique_ptr<PageTrees> Pipeline::select(ingest::Page& page) {
   options.locate = std::ref(trees->locate);
   options.lint_redundant = impl_->options.lint_redundant;
   trees->conditions = select::tree_conditions(trees->doc, trees->file, impl_->sink, select::Vocabulary::builtin(), options,
-                                              std::move(impl_->spare_conditions));
+                                              std::move(spares().conditions));
   clock.lap(&StageTimes::select);
   return trees;
 }
@@ -149,9 +160,10 @@ extract::PageRules Pipeline::compile(ingest::Page& page) {
   auto rules = extract::extract_rules(input, impl_->sink);
   clock.lap(&StageTimes::extract);
   // The rules own their data; the trees are done with and their storage goes to the next page.
-  impl_->spare_conditions = std::move(trees->conditions);
-  impl_->spare_doc = std::move(trees->doc);
-  impl_->spare_expansion = std::move(trees->expansion);
+  Spares& spare = spares();
+  spare.conditions = std::move(trees->conditions);
+  spare.doc = std::move(trees->doc);
+  spare.expansion = std::move(trees->expansion);
   return rules;
 }
 

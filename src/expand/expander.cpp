@@ -266,7 +266,15 @@ struct Expander::Impl {
   bool node_limit_reported = false;
   bool depth_limit_reported = false;
   std::deque<Tree> sub_trees;
-  Tree page_tree_storage;  ///< the last page's preprocessor tree, its nodes reused by the next
+  /// Parameter values of a recycled Expansion's semantic nodes, emptied and reused as the
+  /// storage of the next page's values (a page has a hundred or more).
+  std::vector<Piece> spare_pieces;
+  Piece spare_piece() {
+    if (spare_pieces.empty()) return {};
+    Piece p = std::move(spare_pieces.back());
+    spare_pieces.pop_back();
+    return p;
+  }
   std::unordered_map<std::string, std::uint32_t> source_of_title;
   std::uint32_t marker_counter = 0;
 
@@ -686,10 +694,10 @@ struct Expander::Impl {
       SemanticNode::Parameter param;
       if (s.index > 0) {
         param.name = std::to_string(s.index);
-        param.value = s.value == kNoNode ? Piece{} : expanded(s.value, f);
+        param.value = s.value == kNoNode ? Piece{} : expanded(s.value, f, 0, spare_piece());
       } else {
         param.name = std::string(php_trim(expanded_without_comments(s.name, f)));
-        param.value = s.value == kNoNode ? Piece{} : expanded(s.value, f).trimmed();
+        param.value = s.value == kNoNode ? Piece{} : expanded(s.value, f, 0, spare_piece()).trimmed();
       }
       if (!spec.parameters.empty() || spec.kind == SemanticKind::block_close) {
         auto ps = spec.parameters.find(param.name);
@@ -910,10 +918,22 @@ Expansion Expander::expand_page(const ingest::Page& page) { return expand_page(p
 Expansion Expander::expand_page(const ingest::Page& page, Expansion&& recycled) {
   Impl& im = *impl_;
   Expansion result;
-  // Only the two big buffers are taken over; every other member starts empty as before.
+  // The recycled buffers are taken over emptied: the result starts as empty as a new one.
   Piece storage;
   storage.text = std::move(recycled.text);
   storage.segments = std::move(recycled.segments);
+  for (auto& node : recycled.semantic)
+    for (auto& param : node.parameters) im.spare_pieces.push_back(std::move(param.value));
+  result.semantic = std::move(recycled.semantic);
+  result.semantic.clear();
+  result.calls = std::move(recycled.calls);
+  result.calls.clear();
+  result.sources = std::move(recycled.sources);
+  result.sources.clear();
+  result.source_lines = std::move(recycled.source_lines);
+  result.source_lines.clear();
+  result.translate_regions = std::move(recycled.translate_regions);
+  result.translate_regions.clear();
   result.calls.push_back({"", {}});  // chain 0: no call
   im.result = &result;
   im.page = &page;
@@ -928,7 +948,10 @@ Expansion Expander::expand_page(const ingest::Page& page, Expansion&& recycled) 
   im.sub_trees.clear();
   im.marker_counter = 0;
 
-  Tree tree = preprocess::preprocess(page.revision.text, im.pp_options(false), {}, std::move(im.page_tree_storage));
+  // The last page's preprocessor tree, its nodes reused by the next. Per thread, as an
+  // Expander may live for one page only (`wikic compile` makes one per page).
+  thread_local Tree page_tree_storage;
+  Tree tree = preprocess::preprocess(page.revision.text, im.pp_options(false), {}, std::move(page_tree_storage));
   Frame root;
   root.tree = &tree;
   root.source = im.add_source(page.title, page.source.file, page.source.text_at, page.revision.text);
@@ -941,7 +964,7 @@ Expansion Expander::expand_page(const ingest::Page& page, Expansion&& recycled) 
   result.segments = std::move(out.segments);
   im.result = nullptr;
   im.sub_trees.clear();
-  im.page_tree_storage = std::move(tree);
+  page_tree_storage = std::move(tree);
   return result;
 }
 

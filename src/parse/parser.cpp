@@ -1847,7 +1847,9 @@ Document parse(const ParseInput& input, std::string* owned, support::DiagnosticS
   NodeId root = doc.add_node(NodeKind::Document, src,
                              {0, static_cast<std::uint32_t>(text.size())}, kNoNode);
   std::size_t diagnostic_count = 0;
-  Scratch scratch;
+  // Kept for the thread's next page: the vectors keep their size from page to page.
+  // Builders never call parse(), so no two use it at once.
+  thread_local Scratch scratch;
   Builder builder(doc, src, root, diagnostics, options, &input.semantic, {}, nullptr, nullptr,
                   &diagnostic_count, scratch);
   builder.report_offsets_to(at_offset);

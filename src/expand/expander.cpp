@@ -652,31 +652,11 @@ struct Expander::Impl {
 
   std::string expanded_without_comments(NodeId id, const Frame& f) {
     if (id == kNoNode) return {};
-    // A name of plain text and comments (nearly all are) is its text with the comments
-    // dropped: the same bytes and the same node and depth accounting as expanded()
-    // below, without building a Piece whose provenance nobody reads.
-    if (node_count + 1 <= kMaxNodeCount && expand_depth <= kMaxExpandDepth) {
-      bool plain = true;
-      for (NodeId c : f.tree->children(id)) {
-        NodeKind k = f.tree->node(c).kind;
-        if (k != NodeKind::Text && k != NodeKind::Equals && k != NodeKind::Comment && k != NodeKind::Ignore) {
-          plain = false;
-          break;
-        }
-      }
-      if (plain && (f.tree->node(id).kind == NodeKind::Name || f.tree->node(id).kind == NodeKind::Value)) {
-        ++node_count;
-        std::string s;
-        for (NodeId c : f.tree->children(id)) {
-          const preprocess::Node& cn = f.tree->node(c);
-          if (cn.kind == NodeKind::Text || cn.kind == NodeKind::Equals) s.append(f.tree->text(cn));
-        }
-        return s;
-      }
-    }
     bool saved = options.remove_comments;
     options.remove_comments = true;  // PPFrame::STRIP_COMMENTS for argument names
-    std::string s = expanded(id, f).text;
+    // Names are nearly always plain text: no Piece is built for them then.
+    std::string s;
+    if (!expanded_plain(id, f, s)) s = expanded(id, f).text;
     options.remove_comments = saved;
     return s;
   }

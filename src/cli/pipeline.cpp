@@ -21,15 +21,21 @@ class Locator {
 public:
   Locator(const expand::Expansion& e, const parse::Document& doc, std::string file)
       : e_(e), file_(std::move(file)), files_(e.sources.size()) {
-    std::unordered_map<std::string_view, const expand::SemanticNode*> by_marker;
-    for (const auto& node : e.semantic) by_marker.emplace(node.marker, &node);
+    // Sorted (a stable sort keeps the first of equal markers, as a map's emplace did):
+    // one allocation per page instead of one per semantic node.
+    std::vector<std::pair<std::string_view, const expand::SemanticNode*>> by_marker;
+    by_marker.reserve(e.semantic.size());
+    for (const auto& node : e.semantic) by_marker.emplace_back(node.marker, &node);
+    std::stable_sort(by_marker.begin(), by_marker.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     pieces_.assign(doc.source_count(), nullptr);
     calls_.assign(doc.source_count(), nullptr);
     for (parse::NodeId id = 0; id < doc.size(); ++id) {
       const parse::Node& n = doc.node(id);
       if (n.kind != parse::NodeKind::SemanticTemplate) continue;
-      auto it = by_marker.find(doc.text(n));
-      if (it == by_marker.end()) continue;
+      std::string_view marker = doc.text(n);
+      auto it = std::lower_bound(by_marker.begin(), by_marker.end(), marker,
+                                 [](const auto& entry, std::string_view m) { return entry.first < m; });
+      if (it == by_marker.end() || it->first != marker) continue;
       const expand::SemanticNode& node = *it->second;
       // The parser makes one TemplateParameter per parameter, in order.
       std::size_t k = 0;
@@ -93,6 +99,23 @@ struct Pipeline::Impl {
   expand::Expander expander;
 };
 
+namespace {
+// The last compiled page's big arrays, handed to the next page's stages: a page's
+// expansion, document and conditions are hundreds of KB, and allocating and freeing
+// them per page made glibc consolidate its free lists every time. Per thread, not per
+// Pipeline: `wikic compile` makes a Pipeline per page (each with the page's own sink).
+// A page that finds them taken (moved from) simply starts with empty ones.
+struct Spares {
+  expand::Expansion expansion;
+  parse::Document doc;
+  select::TreeConditions conditions;
+};
+Spares& spares() {
+  thread_local Spares s;
+  return s;
+}
+}  // namespace
+
 Pipeline::Pipeline(expand::TemplateStore& store, support::DiagnosticSink& sink, PipelineOptions options)
     : impl_(std::make_unique<Impl>(store, sink, std::move(options))) {}
 
@@ -107,11 +130,11 @@ std::unique_ptr<PageTrees> Pipeline::parse(ingest::Page& page) {
   trees->restored = preprocess::restore_lines_in_place(page.revision.text, impl_->options.restore,
                                                        impl_->options.preprocess, {&impl_->sink, trees->file});
   clock.lap(&StageTimes::restore);
-  trees->expansion = impl_->expander.expand_page(page);
+  trees->expansion = impl_->expander.expand_page(page, std::move(spares().expansion));
   clock.lap(&StageTimes::expand);
   parse::ParseOptions parse_options;
   parse_options.page = trees->file;
-  trees->doc = parse::parse_expansion(trees->expansion, impl_->sink, parse_options);
+  trees->doc = parse::parse_expansion(trees->expansion, impl_->sink, parse_options, std::move(spares().doc));
   trees->locate = Locator(trees->expansion, trees->doc, trees->file);
   clock.lap(&StageTimes::parse);
   return trees;
@@ -123,7 +146,8 @@ std::unique_ptr<PageTrees> Pipeline::select(ingest::Page& page) {
   select::TreeOptions options;
   options.locate = std::ref(trees->locate);
   options.lint_redundant = impl_->options.lint_redundant;
-  trees->conditions = select::tree_conditions(trees->doc, trees->file, impl_->sink, select::Vocabulary::builtin(), options);
+  trees->conditions = select::tree_conditions(trees->doc, trees->file, impl_->sink, select::Vocabulary::builtin(), options,
+                                              std::move(spares().conditions));
   clock.lap(&StageTimes::select);
   return trees;
 }
@@ -135,6 +159,11 @@ extract::PageRules Pipeline::compile(ingest::Page& page) {
                            trees->doc,    trees->conditions, trees->locate};
   auto rules = extract::extract_rules(input, impl_->sink);
   clock.lap(&StageTimes::extract);
+  // The rules own their data; the trees are done with and their storage goes to the next page.
+  Spares& spare = spares();
+  spare.conditions = std::move(trees->conditions);
+  spare.doc = std::move(trees->doc);
+  spare.expansion = std::move(trees->expansion);
   return rules;
 }
 

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <deque>
 
+#include <boost/container/small_vector.hpp>
+
 #include "expand/expr.hpp"
 #include "expand/functions.hpp"
 #include "expand/title.hpp"
@@ -160,6 +162,8 @@ struct Arg {
   std::optional<Piece> cache;
 };
 using ArgMap = std::map<std::string, Arg>;
+/// The parts of one call: most have a handful, so they live on the stack.
+using Parts = boost::container::small_vector<NodeId, 8>;
 
 struct Frame {
   const Frame* parent = nullptr;  ///< the calling frame; null for the page itself
@@ -262,6 +266,15 @@ struct Expander::Impl {
   bool node_limit_reported = false;
   bool depth_limit_reported = false;
   std::deque<Tree> sub_trees;
+  /// Parameter values of a recycled Expansion's semantic nodes, emptied and reused as the
+  /// storage of the next page's values (a page has a hundred or more).
+  std::vector<Piece> spare_pieces;
+  Piece spare_piece() {
+    if (spare_pieces.empty()) return {};
+    Piece p = std::move(spare_pieces.back());
+    spare_pieces.pop_back();
+    return p;
+  }
   std::unordered_map<std::string, std::uint32_t> source_of_title;
   std::uint32_t marker_counter = 0;
 
@@ -304,8 +317,11 @@ struct Expander::Impl {
   /// PPFrame_Hash::expand(): a new expansion with its own depth and node-count
   /// accounting. Nodes below it are walked by expand() without being counted, as
   /// MediaWiki iterates them in the same call.
-  Piece expanded(NodeId id, const Frame& f) {
-    Piece p;
+  /// `storage`: a Piece whose buffers the result may reuse (its contents are dropped).
+  Piece expanded(NodeId id, const Frame& f, std::size_t reserve_text = 0, Piece&& storage = {}) {
+    Piece p = std::move(storage);
+    p.text.clear();
+    p.segments.clear();
     if (++node_count > kMaxNodeCount) {
       if (!node_limit_reported) {
         warn(origin_of(f, f.tree->node(id).span),
@@ -324,6 +340,7 @@ struct Expander::Impl {
       p.append("<span class=\"error\">Expansion depth limit exceeded</span>", origin_of(f, f.tree->node(id).span));
       return p;
     }
+    p.text.reserve(reserve_text);
     ++expand_depth;
     expand(id, f, p);
     --expand_depth;
@@ -379,8 +396,8 @@ struct Expander::Impl {
     return s;
   }
 
-  std::vector<NodeId> parts_of(const Frame& f, NodeId tpl, NodeId& title) const {
-    std::vector<NodeId> parts;
+  Parts parts_of(const Frame& f, NodeId tpl, NodeId& title) const {
+    Parts parts;
     title = kNoNode;
     for (NodeId c : f.tree->children(tpl)) {
       const auto& cn = f.tree->node(c);
@@ -392,7 +409,7 @@ struct Expander::Impl {
 
   /// virtualBracketedImplode: the call written back, with its pieces expanded.
   void literal_call(const Frame& f, const char* open, const char* close, const Piece& title,
-                    const std::vector<NodeId>& parts, const Origin& at, Piece& out) {
+                    const Parts& parts, const Origin& at, Piece& out) {
     out.append(open, {at.source, {at.span.begin, at.span.begin}, at.chain});
     out.append(title);
     for (NodeId p : parts) {
@@ -408,7 +425,7 @@ struct Expander::Impl {
     auto parts = parts_of(f, id, title_node);
     Piece name_with_spaces = title_node == kNoNode ? Piece{} : expanded(title_node, f);
     std::string name(php_trim(name_with_spaces.text));
-    if (auto value = argument(f, name)) {
+    if (const Piece* value = argument(f, name)) {
       if (arg_size + value->text.size() > kMaxIncludeSize) {
         warn(origin_of(f, f.tree->node(id).span), "template argument size limit (" + std::to_string(kMaxIncludeSize) +
                                                       " bytes) exceeded; argument omitted");
@@ -433,16 +450,17 @@ struct Expander::Impl {
     literal_call(f, "{{{", "}}}", name_with_spaces, parts, origin_of(f, f.tree->node(id).span), out);
   }
 
-  std::optional<Piece> argument(const Frame& f, const std::string& name) {
-    if (!f.is_template()) return std::nullopt;
+  /// The argument's value, expanded once and cached in the frame (null if absent).
+  const Piece* argument(const Frame& f, const std::string& name) {
+    if (!f.is_template()) return nullptr;
     auto it = f.args->find(name);
-    if (it == f.args->end()) return std::nullopt;
+    if (it == f.args->end()) return nullptr;
     Arg& a = it->second;
     if (!a.cache) {
       Piece v = a.value == kNoNode ? Piece{} : expanded(a.value, *a.owner);
-      a.cache = a.named ? v.trimmed() : std::move(v);
+      a.cache = a.named ? std::move(v).trimmed() : std::move(v);
     }
-    return a.cache;
+    return &*a.cache;
   }
 
   // -------------------------------------------------------------- {{…}}
@@ -451,13 +469,22 @@ struct Expander::Impl {
     Origin call = origin_of(f, node.span);
     NodeId title_node;
     auto parts = parts_of(f, id, title_node);
-    Piece title_with_spaces = title_node == kNoNode ? Piece{} : expanded(title_node, f);
-    std::string part1(php_trim(title_with_spaces.text));
+    // Most titles are plain text: their Piece (text plus segments) is built only if the
+    // call is written back literally.
+    std::string title_text;
+    std::optional<Piece> title_piece;
+    if (title_node == kNoNode) title_piece.emplace();
+    else if (!expanded_plain(title_node, f, title_text)) title_piece = expanded(title_node, f);
+    auto title_with_spaces = [&]() -> const Piece& {
+      if (!title_piece) title_piece = plain_piece(title_node, f);
+      return *title_piece;
+    };
+    std::string part1(php_trim(title_piece ? title_piece->text : title_text));
 
     // subst: stays literal on view; safesubst: is dropped (Parser::braceSubstitution).
     std::string lower_head = to_lower(part1.substr(0, 10));
     if (lower_head.rfind("subst:", 0) == 0) {
-      literal_call(f, "{{", "}}", title_with_spaces, parts, call, out);
+      literal_call(f, "{{", "}}", title_with_spaces(), parts, call, out);
       return;
     }
     if (lower_head.rfind("safesubst:", 0) == 0) part1 = std::string(php_trim(part1.substr(10)));
@@ -486,16 +513,16 @@ struct Expander::Impl {
       if (!title) {
         if (!part1.empty() && part1[0] == '#')
           warn(call, "unsupported parser function '" + part1.substr(0, part1.find(':')) + "' kept as text");
-        literal_call(f, "{{", "}}", title_with_spaces, parts, call, out);
+        literal_call(f, "{{", "}}", title_with_spaces(), parts, call, out);
         return;
       }
-      resolved_title = title->prefixed;
       if (title->ns == 10 && !options.expand_all && options.schema) {
         if (const TemplateSpec* spec = options.schema->find(title->text)) {
           semantic_node(*spec, parts, f, call, node.line_start, out);
           return;
         }
       }
+      resolved_title = title->prefixed;
       if (f.depth >= kMaxTemplateDepth) {
         warn(call, "template recursion depth limit (" + std::to_string(kMaxTemplateDepth) + ") exceeded at " +
                        title->prefixed);
@@ -561,7 +588,7 @@ struct Expander::Impl {
     return false;
   }
 
-  Piece transclude(TemplateStore::Entry& entry, const std::vector<NodeId>& parts, const Frame& f, const Origin& call) {
+  Piece transclude(TemplateStore::Entry& entry, const Parts& parts, const Frame& f, const Origin& call) {
     if (parts.empty()) {
       if (auto hit = f.child_cache->find(entry.title); hit != f.child_cache->end()) return hit->second;
     }
@@ -591,31 +618,66 @@ struct Expander::Impl {
     return body;
   }
 
+  /// expanded(id, f).text for a node made only of text (comments and ignored parts
+  /// dropped as expand() drops them), with expanded()'s node and depth accounting but
+  /// no Piece. False, with nothing counted, when the node needs the full expansion.
+  bool expanded_plain(NodeId id, const Frame& f, std::string& text) {
+    if (node_count + 1 > kMaxNodeCount || expand_depth > kMaxExpandDepth) return false;
+    NodeKind kind = f.tree->node(id).kind;
+    if (kind != NodeKind::Title && kind != NodeKind::Name && kind != NodeKind::Value) return false;
+    for (NodeId c : f.tree->children(id)) {
+      NodeKind k = f.tree->node(c).kind;
+      bool plain = k == NodeKind::Text || k == NodeKind::Equals || k == NodeKind::Ignore ||
+                   (k == NodeKind::Comment && options.remove_comments);
+      if (!plain) return false;
+    }
+    ++node_count;
+    text.clear();
+    for (NodeId c : f.tree->children(id)) {
+      const preprocess::Node& cn = f.tree->node(c);
+      if (cn.kind == NodeKind::Text || cn.kind == NodeKind::Equals) text.append(f.tree->text(cn));
+    }
+    return true;
+  }
+  /// The Piece expanded() makes of a node expanded_plain() accepted, without counting
+  /// it again.
+  Piece plain_piece(NodeId id, const Frame& f) const {
+    Piece p;
+    for (NodeId c : f.tree->children(id)) {
+      const preprocess::Node& cn = f.tree->node(c);
+      if (cn.kind == NodeKind::Text || cn.kind == NodeKind::Equals) p.append(f.tree->text(cn), origin_of(f, cn.span));
+    }
+    return p;
+  }
+
   std::string expanded_without_comments(NodeId id, const Frame& f) {
     if (id == kNoNode) return {};
     bool saved = options.remove_comments;
     options.remove_comments = true;  // PPFrame::STRIP_COMMENTS for argument names
-    std::string s = expanded(id, f).text;
+    // Names are nearly always plain text: no Piece is built for them then.
+    std::string s;
+    if (!expanded_plain(id, f, s)) s = expanded(id, f).text;
     options.remove_comments = saved;
     return s;
   }
 
-  void semantic_node(const TemplateSpec& spec, const std::vector<NodeId>& parts, const Frame& f, const Origin& call,
+  void semantic_node(const TemplateSpec& spec, const Parts& parts, const Frame& f, const Origin& call,
                      bool line_start, Piece& out) {
     SemanticNode node;
     node.name = spec.name;
     node.spec = &spec;
     node.origin = call;
     node.line_start = line_start;
+    node.parameters.reserve(parts.size());
     for (NodeId p : parts) {
       Split s = split_part(f, p);
       SemanticNode::Parameter param;
       if (s.index > 0) {
         param.name = std::to_string(s.index);
-        param.value = s.value == kNoNode ? Piece{} : expanded(s.value, f);
+        param.value = s.value == kNoNode ? Piece{} : expanded(s.value, f, 0, spare_piece());
       } else {
         param.name = std::string(php_trim(expanded_without_comments(s.name, f)));
-        param.value = s.value == kNoNode ? Piece{} : expanded(s.value, f).trimmed();
+        param.value = s.value == kNoNode ? Piece{} : expanded(s.value, f, 0, spare_piece()).trimmed();
       }
       if (!spec.parameters.empty() || spec.kind == SemanticKind::block_close) {
         auto ps = spec.parameters.find(param.name);
@@ -634,7 +696,8 @@ struct Expander::Impl {
         warn(call, "semantic template " + spec.name + " is missing its required parameter '" + name + "'");
     char id[16];
     std::snprintf(id, sizeof id, "%08X", marker_counter++);
-    node.marker = std::string(kMarkerPrefix) + id + std::string(kMarkerSuffix);
+    node.marker.reserve(kMarkerPrefix.size() + 8 + kMarkerSuffix.size());
+    node.marker.append(kMarkerPrefix).append(id).append(kMarkerSuffix);
     out.append(node.marker, call);
     result->semantic.push_back(std::move(node));
   }
@@ -682,7 +745,7 @@ struct Expander::Impl {
   }
 
   // -------------------------------------------------------------- parser functions
-  std::optional<Piece> parser_function(const std::string& func, const std::string& first, const std::vector<NodeId>& parts,
+  std::optional<Piece> parser_function(const std::string& func, const std::string& first, const Parts& parts,
                                        const Frame& f, const Origin& call) {
     auto text_of = [&](std::string s) {
       Piece p;
@@ -766,7 +829,7 @@ struct Expander::Impl {
 
   std::string expanded_text(NodeId id, const Frame& f) { return id == kNoNode ? std::string{} : expanded(id, f).text; }
 
-  Piece switch_function(const std::string& first, const std::vector<NodeId>& parts, const Frame& f, const Origin& call) {
+  Piece switch_function(const std::string& first, const Parts& parts, const Frame& f, const Origin& call) {
     std::string primary(php_trim(decode_char_references(first)));
     bool found = false, default_found = false, last_item_had_no_equals = false;
     NodeId default_value = kNoNode;
@@ -799,7 +862,7 @@ struct Expander::Impl {
     return {};
   }
 
-  Piece tag_function(const std::string& first, const std::vector<NodeId>& parts, const Frame& f, const Origin& call) {
+  Piece tag_function(const std::string& first, const Parts& parts, const Frame& f, const Origin& call) {
     std::string tag = to_lower(std::string(php_trim(first)));
     Piece out;
     if (tag.empty() && parts.empty()) return out;
@@ -830,9 +893,27 @@ Expander::Expander(TemplateStore& store, ExpandOptions options, support::Diagnos
 
 Expander::~Expander() = default;
 
-Expansion Expander::expand_page(const ingest::Page& page) {
+Expansion Expander::expand_page(const ingest::Page& page) { return expand_page(page, Expansion{}); }
+
+Expansion Expander::expand_page(const ingest::Page& page, Expansion&& recycled) {
   Impl& im = *impl_;
   Expansion result;
+  // The recycled buffers are taken over emptied: the result starts as empty as a new one.
+  Piece storage;
+  storage.text = std::move(recycled.text);
+  storage.segments = std::move(recycled.segments);
+  for (auto& node : recycled.semantic)
+    for (auto& param : node.parameters) im.spare_pieces.push_back(std::move(param.value));
+  result.semantic = std::move(recycled.semantic);
+  result.semantic.clear();
+  result.calls = std::move(recycled.calls);
+  result.calls.clear();
+  result.sources = std::move(recycled.sources);
+  result.sources.clear();
+  result.source_lines = std::move(recycled.source_lines);
+  result.source_lines.clear();
+  result.translate_regions = std::move(recycled.translate_regions);
+  result.translate_regions.clear();
   result.calls.push_back({"", {}});  // chain 0: no call
   im.result = &result;
   im.page = &page;
@@ -847,16 +928,23 @@ Expansion Expander::expand_page(const ingest::Page& page) {
   im.sub_trees.clear();
   im.marker_counter = 0;
 
-  Tree tree = preprocess::preprocess(page.revision.text, im.pp_options(false));
+  // The last page's preprocessor tree, its nodes reused by the next. Per thread, as an
+  // Expander may live for one page only (`wikic compile` makes one per page).
+  thread_local Tree page_tree_storage;
+  Tree tree = preprocess::preprocess(page.revision.text, im.pp_options(false), {}, std::move(page_tree_storage));
   Frame root;
   root.tree = &tree;
   root.source = im.add_source(page.title, page.source.file, page.source.text_at, page.revision.text);
   root.title = page.title;
-  Piece out = im.expanded(tree.root, root);
+  // The expanded page is about as long as the page (semantic calls become markers):
+  // reserving that, with some room, saves regrowing and copying it as it is built.
+  const std::size_t page_size = page.revision.text.size();
+  Piece out = im.expanded(tree.root, root, page_size + page_size / 8, std::move(storage));
   result.text = std::move(out.text);
   result.segments = std::move(out.segments);
   im.result = nullptr;
   im.sub_trees.clear();
+  page_tree_storage = std::move(tree);
   return result;
 }
 

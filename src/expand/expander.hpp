@@ -138,6 +138,10 @@ public:
   ~Expander();
   /// Expands a page's text as Parser::preprocess does when the page is viewed.
   Expansion expand_page(const ingest::Page& page);
+  /// The same, building the result in the storage of `recycled` (an Expansion no
+  /// longer needed, e.g. the previous page's): its buffers are reused, its contents
+  /// dropped.
+  Expansion expand_page(const ingest::Page& page, Expansion&& recycled);
 
 private:
   struct Impl;

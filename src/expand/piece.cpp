@@ -35,6 +35,9 @@ void Piece::append(std::string_view t, const Origin& origin) {
       return;
     }
   }
+  // Most pieces (a parameter value, a title) end up with a few segments: one
+  // allocation for four instead of growing 1, 2, 4.
+  if (segments.capacity() == 0) segments.reserve(4);
   segments.push_back({begin, end, origin});
 }
 
@@ -44,7 +47,7 @@ void Piece::append(const Piece& other) {
   for (const auto& s : other.segments) segments.push_back({s.begin + shift, s.end + shift, s.origin});
 }
 
-Piece Piece::trimmed() const {
+Piece Piece::trimmed() const& {
   std::string_view t = php_trim(text);
   auto b = static_cast<std::uint32_t>(t.data() - text.data());
   auto e = static_cast<std::uint32_t>(b + t.size());
@@ -63,6 +66,30 @@ Piece Piece::trimmed() const {
     out.segments.push_back({nb - b, ne - b, o});
   }
   return out;
+}
+
+Piece Piece::trimmed() && {
+  std::string_view t = php_trim(text);
+  auto b = static_cast<std::uint32_t>(t.data() - text.data());
+  auto e = static_cast<std::uint32_t>(b + t.size());
+  if (b == 0 && e == text.size()) return std::move(*this);
+  // As the const version, writing the clipped segments over the old ones (k <= j).
+  std::size_t k = 0;
+  for (std::size_t j = 0; j < segments.size(); ++j) {
+    const Segment s = segments[j];
+    std::uint32_t nb = std::max(s.begin, b), ne = std::min(s.end, e);
+    if (nb >= ne) continue;
+    Origin o = s.origin;
+    if (o.span.size() == s.end - s.begin) {
+      o.span.begin += nb - s.begin;
+      o.span.end -= s.end - ne;
+    }
+    segments[k++] = {nb - b, ne - b, o};
+  }
+  segments.resize(k);
+  text.erase(e);
+  text.erase(0, b);
+  return std::move(*this);
 }
 
 const Origin* Piece::origin_at(std::size_t offset) const {

@@ -32,7 +32,9 @@ struct Piece {
   void append(std::string_view t, const Origin& origin);
   void append(const Piece& other);
   /// PHP trim(): strips " \t\n\r\0\x0B" at both ends, segments clipped to match.
-  Piece trimmed() const;
+  Piece trimmed() const&;
+  /// The same, trimming a temporary in place instead of copying it.
+  Piece trimmed() &&;
   /// The origin of the byte at `offset` (the last segment for offset == size).
   const Origin* origin_at(std::size_t offset) const;
 };

@@ -126,7 +126,12 @@ std::optional<Title> make_title(std::string_view raw_text, int default_ns, const
   bool first_letter = !n || n->case_rule == "first-letter";
   t.text = first_letter ? uc_first(s) : s;
   t.namespace_name = n ? n->name : "";
-  t.prefixed = t.namespace_name.empty() ? t.text : t.namespace_name + ":" + t.text;
+  if (t.namespace_name.empty()) {
+    t.prefixed = t.text;
+  } else {  // one allocation: every template call makes a title
+    t.prefixed.reserve(t.namespace_name.size() + 1 + t.text.size());
+    t.prefixed.append(t.namespace_name).append(1, ':').append(t.text);
+  }
   return t;
 }
 

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -15,18 +14,27 @@ namespace wikic::parse {
 namespace {
 /// The semantic nodes of an expansion by marker. Markers all have one size (a fixed
 /// prefix, eight hex digits and a suffix), so a marker in a text is one lookup.
+/// (A sorted vector rather than a hash map: one allocation instead of one per node.)
 struct MarkerIndex {
   const expand::Expansion& e;
-  std::unordered_map<std::string_view, std::uint32_t> nodes;  ///< marker -> index in e.semantic
+  std::vector<std::pair<std::string_view, std::uint32_t>> nodes;  ///< marker -> index in e.semantic, sorted
   std::size_t marker_size = 0;
   std::vector<std::uint32_t> seen_in;  ///< per node: the last text scan that met it
   std::uint32_t scans = 0;
   explicit MarkerIndex(const expand::Expansion& ex) : e(ex), seen_in(ex.semantic.size(), 0) {
     nodes.reserve(e.semantic.size());
     for (std::uint32_t i = 0; i < e.semantic.size(); ++i) {
-      nodes.emplace(e.semantic[i].marker, i);
+      nodes.emplace_back(e.semantic[i].marker, i);
       marker_size = e.semantic[i].marker.size();
     }
+    // Equal markers keep the first node, as the map's emplace did.
+    std::stable_sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+  /// The node index of `marker`, or null.
+  const std::uint32_t* find(std::string_view marker) const {
+    auto it = std::lower_bound(nodes.begin(), nodes.end(), marker,
+                               [](const auto& entry, std::string_view m) { return entry.first < m; });
+    return it != nodes.end() && it->first == marker ? &it->second : nullptr;
   }
 };
 
@@ -43,18 +51,20 @@ std::vector<SemanticNodeRef> refs_in(MarkerIndex& index, std::string_view text, 
   std::vector<std::pair<std::size_t, std::uint32_t>> found;
   for (std::size_t at = text.find(expand::kMarkerPrefix); at != std::string_view::npos;
        at = text.find(expand::kMarkerPrefix, at + 1)) {
-    auto it = index.nodes.find(text.substr(at, index.marker_size));
-    if (it == index.nodes.end()) continue;  // page text that merely looks like a marker
-    if (index.seen_in[it->second] == scan) continue;
-    index.seen_in[it->second] = scan;
-    found.emplace_back(at, it->second);
+    const std::uint32_t* node = index.find(text.substr(at, index.marker_size));
+    if (!node) continue;  // page text that merely looks like a marker
+    if (index.seen_in[*node] == scan) continue;
+    index.seen_in[*node] = scan;
+    found.emplace_back(at, *node);
     at += index.marker_size - 1;
   }
+  refs.reserve(found.size());
   for (const auto& [at, i] : found) {
     const expand::SemanticNode& node = index.e.semantic[i];
     SemanticNodeRef ref;
     ref.marker = {static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(at + node.marker.size())};
     ref.name = node.name;
+    ref.params.reserve(node.parameters.size());
     for (const auto& p : node.parameters)
       ref.params.push_back({p.name, p.value.text, refs_in(index, p.value.text, depth + 1)});
     refs.push_back(std::move(ref));
@@ -65,8 +75,14 @@ std::vector<SemanticNodeRef> refs_in(MarkerIndex& index, std::string_view text, 
 
 Document parse_expansion(const expand::Expansion& expansion, support::DiagnosticSink& diagnostics,
                          const ParseOptions& options) {
+  return parse_expansion(expansion, diagnostics, options, Document());
+}
+
+Document parse_expansion(const expand::Expansion& expansion, support::DiagnosticSink& diagnostics,
+                         const ParseOptions& options, Document&& recycled) {
   ParseInput input;
   input.text = expansion.text;
+  input.borrow_texts = true;  // the caller keeps the expansion (see the header)
   MarkerIndex markers(expansion);
   input.semantic = refs_in(markers, expansion.text, 0);
   // The parser's warnings carry offsets in the expanded text; each is moved to the
@@ -76,7 +92,7 @@ Document parse_expansion(const expand::Expansion& expansion, support::Diagnostic
     diagnostics.report({support::Severity::warning, where.file, where.at,
                         std::move(message) + where.chain});
   };
-  return parse_document_offsets(input, diagnostics, options, warning);
+  return parse_document_offsets(input, diagnostics, options, warning, std::move(recycled));
 }
 
 }  // namespace wikic::parse

@@ -7,9 +7,15 @@
 
 namespace wikic::parse {
 
-/// Parses `expansion` (whose sources must still be alive). Every semantic node becomes a
-/// SemanticTemplate node, nested ones inside the Fragment of the parameter they are in.
+/// Parses `expansion` (whose sources must still be alive). The Document views the
+/// expansion's text and parameter values: the expansion must outlive it, unmoved.
+/// Every semantic node becomes a SemanticTemplate node, nested ones inside the Fragment
+/// of the parameter they are in.
 Document parse_expansion(const expand::Expansion& expansion, support::DiagnosticSink& diagnostics,
                          const ParseOptions& options = {});
+/// The same, building the Document in the arrays of `recycled` (one no longer needed,
+/// e.g. the previous page's) instead of allocating new ones.
+Document parse_expansion(const expand::Expansion& expansion, support::DiagnosticSink& diagnostics,
+                         const ParseOptions& options, Document&& recycled);
 
 }  // namespace wikic::parse

@@ -15,7 +15,9 @@ using OffsetWarning = std::function<void(std::uint32_t offset, std::string messa
 
 /// parse_document(input, …), except that warnings with a position go to `warning` as
 /// offsets; those without one (line 0) still go to `diagnostics`.
+/// `recycled`: a Document no longer needed whose arrays the result reuses.
 Document parse_document_offsets(const ParseInput& input, support::DiagnosticSink& diagnostics,
-                                const ParseOptions& options, const OffsetWarning& warning);
+                                const ParseOptions& options, const OffsetWarning& warning,
+                                Document&& recycled = Document());
 
 }  // namespace wikic::parse

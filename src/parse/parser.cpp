@@ -10,6 +10,7 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#include <memory>
 
 #include "parse/limits.hpp"
 #include "parse/offset_warnings.hpp"
@@ -250,19 +251,54 @@ struct Open {
   std::uint32_t row_b = 0, row_e = 0, row_attr_b = 0;
 };
 
+struct ListLevel {
+  std::size_t index;  // stack index of the List
+  NodeId node;
+  char marker;        // `;` normalised to `:` (BlockLevelPass compares them equal)
+};
+
+// The working vectors of a Builder. A page makes one nested Builder per semantic
+// parameter (over a hundred on the seed page), one after another: they share the
+// Scratch of their depth (`nested`), so each vector is allocated once per page rather
+// than once per parameter. A Builder clears what it reads before using it.
+struct Scratch {
+  std::vector<Region> regions, semantic_regions, outer_regions;
+  std::vector<Open> stack;
+  std::vector<ListLevel> lists;
+  std::vector<std::vector<Token>> token_pool;
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> pair_pool;
+  std::vector<std::uint32_t> link_opens;
+  std::vector<std::size_t> quote_scratch;
+  std::unique_ptr<Scratch> nested;
+  Scratch& next() {
+    if (!nested) nested = std::make_unique<Scratch>();
+    return *nested;
+  }
+};
+
 class Builder {
 public:
+  /// `param` and `in` name the semantic parameter a nested Builder parses (its
+  /// warnings say which); both are null for the page itself.
   Builder(Document& doc, std::uint16_t source, NodeId root, support::DiagnosticSink& sink,
           const ParseOptions& options, const std::vector<SemanticNodeRef>* semantic,
-          support::Span diag_anchor, std::string context, std::size_t* diagnostic_count)
+          support::Span diag_anchor, const SemanticParam* param, const SemanticNodeRef* in,
+          std::size_t* diagnostic_count, Scratch& scratch)
       : doc_(doc), src_(source), text_(doc.source(source)), sink_(sink), opt_(options),
-        semantic_(semantic), diag_anchor_(diag_anchor), context_(std::move(context)),
-        diagnostic_count_(diagnostic_count) {
+        semantic_(semantic), diag_anchor_(diag_anchor), context_param_(param), context_ref_(in),
+        diagnostic_count_(diagnostic_count), scratch_(scratch), regions_(scratch.regions),
+        stack_(scratch.stack), lists_(scratch.lists), token_pool_(scratch.token_pool),
+        pair_pool_(scratch.pair_pool), link_opens_(scratch.link_opens),
+        quote_scratch_(scratch.quote_scratch) {
+    regions_.clear();
+    stack_.clear();
+    lists_.clear();
     stack_.push_back({root, doc.node(root).kind, 0, {}});
   }
 
   /// Warnings go to `f` by offset instead of to the sink by line:column.
   void report_offsets_to(const OffsetWarning* f) { at_offset_ = f; }
+  void borrow_texts(bool borrow) { borrow_texts_ = borrow; }
 
   void run() {
     find_regions();
@@ -292,29 +328,27 @@ private:
   const ParseOptions& opt_;
   const std::vector<SemanticNodeRef>* semantic_;
   support::Span diag_anchor_;
-  std::string context_;
+  const SemanticParam* context_param_;
+  const SemanticNodeRef* context_ref_;
   std::size_t* diagnostic_count_;
   const OffsetWarning* at_offset_ = nullptr;
+  bool borrow_texts_ = false;  // ParseInput::borrow_texts: semantic names and values are viewed
+  Scratch& scratch_;
 
-  std::vector<Region> regions_;
-  std::vector<Open> stack_;
-  struct ListLevel {
-    std::size_t index;  // stack index of the List
-    NodeId node;
-    char marker;        // `;` normalised to `:` (BlockLevelPass compares them equal)
-  };
-  std::vector<ListLevel> lists_;
+  std::vector<Region>& regions_;
+  std::vector<Open>& stack_;
+  std::vector<ListLevel>& lists_;
   std::size_t pre_index_ = 0;
   NodeId pre_node_ = kNoNode;
   bool depth_reported_ = false;
   bool line_blocky_ = false;
   bool exhausted_ = false;
   std::size_t inline_depth_ = 0;
-  std::vector<std::vector<Token>> token_pool_;
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> pair_pool_;
-  std::vector<std::uint32_t> link_opens_;
+  std::vector<std::vector<Token>>& token_pool_;
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>& pair_pool_;
+  std::vector<std::uint32_t>& link_opens_;
   mutable std::size_t region_hint_ = 0;
-  std::vector<std::size_t> quote_scratch_;  // plan_quotes's list, kept to avoid a malloc per line
+  std::vector<std::size_t>& quote_scratch_;  // plan_quotes's list, kept to avoid a malloc per line
   bool lexed_quote_ = false;  // the last lex() produced a Quote token (most cells have none)
 
   // --- diagnostics ---
@@ -330,7 +364,12 @@ private:
     if (src_ == 0) {
       emit_warning(offset, message);
     } else {
-      emit_warning(diag_anchor_.begin, message + " (" + context_ + ")");
+      // Built only here: most parameters never warn.
+      std::string context = context_param_ && context_ref_
+                                ? "in parameter '" + std::string(context_param_->name) +
+                                      "' of semantic template '" + std::string(context_ref_->name) + "'"
+                                : std::string();
+      emit_warning(diag_anchor_.begin, message + " (" + context + ")");
     }
   }
 
@@ -366,7 +405,8 @@ private:
         last = m.end;
       }
     }
-    std::vector<Region> semantic_regions;
+    std::vector<Region>& semantic_regions = scratch_.semantic_regions;
+    semantic_regions.clear();
     semantic_regions.swap(regions_);
 
     struct BraceFrame {
@@ -452,7 +492,8 @@ private:
     std::sort(regions_.begin(), regions_.end(), [](const Region& a, const Region& b) {
       return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
     });
-    std::vector<Region> outer;
+    std::vector<Region>& outer = scratch_.outer_regions;
+    outer.clear();
     outer.reserve(regions_.size());
     for (const Region& r : regions_) {
       if (!outer.empty() && r.begin < outer.back().end) continue;
@@ -1651,7 +1692,7 @@ private:
     NodeId id = open(NodeKind::SemanticTemplate, t.b, t.e);
     if (id == kNoNode) return;
     std::size_t si = stack_.size() - 1;
-    doc_.mutable_node(id).name = doc_.keep(ref.name);
+    doc_.mutable_node(id).name = borrow_texts_ ? ref.name : doc_.keep(std::string(ref.name));
     for (const SemanticParam& p : ref.params) {
       if (doc_.source_count() >= 0xFFFF) {  // Node::source is 16 bits
         warn(t.b, "too many semantic template parameters on this page; the rest are dropped");
@@ -1659,15 +1700,15 @@ private:
       }
       NodeId param = open(NodeKind::TemplateParameter, t.b, t.e);
       if (param == kNoNode) break;
-      doc_.mutable_node(param).name = doc_.keep(p.name);
-      std::uint16_t source = doc_.add_source(p.value);
+      doc_.mutable_node(param).name = borrow_texts_ ? p.name : doc_.keep(std::string(p.name));
+      std::uint16_t source = borrow_texts_ ? doc_.add_source_view(p.value) : doc_.add_source(std::string(p.value));
       NodeId frag = doc_.add_node(NodeKind::Fragment, source,
                                   {0, static_cast<std::uint32_t>(p.value.size())}, param);
       Builder nested(doc_, source, frag, sink_, opt_, p.nested.empty() ? nullptr : &p.nested,
-                     src_ == 0 ? support::Span{t.b, t.e} : diag_anchor_,
-                     "in parameter '" + p.name + "' of semantic template '" + ref.name + "'",
-                     diagnostic_count_);
+                     src_ == 0 ? support::Span{t.b, t.e} : diag_anchor_, &p, &ref,
+                     diagnostic_count_, scratch_.next());
       nested.at_offset_ = at_offset_;
+      nested.borrow_texts_ = borrow_texts_;
       nested.run();
       if (nested.exhausted_) exhausted_ = true;
       close_top(t.e, false);
@@ -1785,8 +1826,10 @@ namespace {
 // `owned` is the page text when the caller hands it over (no copy), else empty and the
 // text is copied from input.text.
 Document parse(const ParseInput& input, std::string* owned, support::DiagnosticSink& diagnostics,
-               const ParseOptions& options, const OffsetWarning* at_offset = nullptr) {
-  Document doc;
+               const ParseOptions& options, const OffsetWarning* at_offset = nullptr,
+               Document&& recycled = Document()) {
+  Document doc = std::move(recycled);
+  doc.clear();
   std::string_view text = input.text;
   // Spans are 32-bit: a page beyond 4 GiB is cut (MediaWiki's own limit is 2 MiB).
   constexpr std::size_t kMaxText = 0xFFFFFFF0u;
@@ -1795,16 +1838,22 @@ Document parse(const ParseInput& input, std::string* owned, support::DiagnosticS
     text = text.substr(0, kMaxText);
     if (owned) owned->resize(kMaxText);
   }
-  std::uint16_t src = doc.add_source(owned ? std::move(*owned) : std::string(text));
+  std::uint16_t src = owned                ? doc.add_source(std::move(*owned))
+                     : input.borrow_texts ? doc.add_source_view(text)
+                                          : doc.add_source(std::string(text));
   // Markup-dense pages (the seed page) hold a node per ~18 bytes and an attribute per
   // ~50; reserving avoids regrowing (and copying) both arrays as the page is read.
   doc.reserve(input.text.size() / 12 + 16, input.text.size() / 40 + 16);
   NodeId root = doc.add_node(NodeKind::Document, src,
                              {0, static_cast<std::uint32_t>(text.size())}, kNoNode);
   std::size_t diagnostic_count = 0;
-  Builder builder(doc, src, root, diagnostics, options, &input.semantic, {}, {},
-                  &diagnostic_count);
+  // Kept for the thread's next page: the vectors keep their size from page to page.
+  // Builders never call parse(), so no two use it at once.
+  thread_local Scratch scratch;
+  Builder builder(doc, src, root, diagnostics, options, &input.semantic, {}, nullptr, nullptr,
+                  &diagnostic_count, scratch);
   builder.report_offsets_to(at_offset);
+  builder.borrow_texts(input.borrow_texts);
   builder.run();
   return doc;
 }
@@ -1824,8 +1873,9 @@ Document parse_document(std::string_view text, support::DiagnosticSink& diagnost
 }
 
 Document parse_document_offsets(const ParseInput& input, support::DiagnosticSink& diagnostics,
-                                const ParseOptions& options, const OffsetWarning& warning) {
-  return parse(input, nullptr, diagnostics, options, &warning);
+                                const ParseOptions& options, const OffsetWarning& warning,
+                                Document&& recycled) {
+  return parse(input, nullptr, diagnostics, options, &warning, std::move(recycled));
 }
 
 Document parse_document_moved(std::string&& text, support::DiagnosticSink& diagnostics,

@@ -18,9 +18,10 @@ struct SemanticNodeRef;
 /// Fragment (spans of that fragment point into a Document source of its own). `nested`
 /// are the semantic templates inside the value (a Feature in a ScoringRow's rules),
 /// with marker spans into `value`.
+/// The strings are views: the Document copies them unless ParseInput::borrow_texts.
 struct SemanticParam {
-  std::string name;
-  std::string value;
+  std::string_view name;
+  std::string_view value;
   std::vector<SemanticNodeRef> nested;
 };
 
@@ -30,7 +31,7 @@ struct SemanticParam {
 /// SemanticTemplate node there, with one TemplateParameter child per parameter.
 struct SemanticNodeRef {
   support::Span marker;
-  std::string name;
+  std::string_view name;
   std::vector<SemanticParam> params;
 };
 
@@ -39,6 +40,10 @@ struct ParseInput {
   /// Placeholders sorted by marker.begin, non-overlapping; invalid ones are reported
   /// and ignored.
   std::vector<SemanticNodeRef> semantic;
+  /// The text and the semantic names and values outlive the Document, at the same
+  /// addresses (an Expansion parsed by parse_expansion): the Document then views them
+  /// instead of keeping copies, which saves a copy of the page and of every parameter.
+  bool borrow_texts = false;
 };
 
 struct ParseOptions {
@@ -49,7 +54,8 @@ struct ParseOptions {
   bool opaque_templates = true;
 };
 
-/// Parses a whole page. The Document owns a copy of the text. Diagnostics (warnings)
+/// Parses a whole page. The Document owns a copy of the text (unless
+/// `input.borrow_texts`). Diagnostics (warnings)
 /// go to `diagnostics` as `page:line:col`: `<x> opened here is never closed`,
 /// `stray </x> ignored…`, `duplicate attribute…`, `{| opened here is never closed`,
 /// unclosed comments, and limit notices (parse/limits.hpp).

@@ -4,6 +4,7 @@
 #include "support/utf8.hpp"
 
 #include <charconv>
+#include <deque>
 
 
 namespace wikic::parse {
@@ -85,7 +86,11 @@ const char* to_string(NodeKind kind) {
 Document::Document() = default;
 
 std::uint16_t Document::add_source(std::string text) {
-  sources_.push_back(std::make_unique<std::string>(std::move(text)));
+  return add_source_view(keep(std::move(text)));
+}
+
+std::uint16_t Document::add_source_view(std::string_view text) {
+  sources_.push_back(text);
   return static_cast<std::uint16_t>(sources_.size() - 1);
 }
 
@@ -179,9 +184,37 @@ std::string decode_entity(std::string_view e) {
   return std::string(e);
 }
 
+namespace {
+// Ancestor paths for walk(), one per level of walks running inside a visitor, kept for
+// the thread's life: the selector and extraction walk many subtrees of every page, and
+// a fresh vector each time was a few allocations per walk.
+struct PathPool {
+  std::deque<std::vector<NodeId>> paths;  // a deque: growing it keeps outer walks' paths in place
+  std::size_t in_use = 0;
+};
+thread_local PathPool path_pool;
+
+class BorrowedPath {
+public:
+  BorrowedPath() {
+    if (path_pool.paths.size() <= path_pool.in_use) path_pool.paths.emplace_back();
+    path_ = &path_pool.paths[path_pool.in_use++];
+    path_->clear();
+  }
+  ~BorrowedPath() { --path_pool.in_use; }
+  BorrowedPath(const BorrowedPath&) = delete;
+  BorrowedPath& operator=(const BorrowedPath&) = delete;
+  std::vector<NodeId>& get() { return *path_; }
+
+private:
+  std::vector<NodeId>* path_;
+};
+}  // namespace
+
 void walk(const Document& doc, TreeVisitor& visitor, NodeId from) {
   if (from >= doc.size()) return;
-  std::vector<NodeId> path;  // ancestors of the node being visited
+  BorrowedPath borrowed;
+  std::vector<NodeId>& path = borrowed.get();  // ancestors of the node being visited
   auto leave = [&](NodeId node) { visitor.exit(doc, node, path); };
   for (NodeId n = from; n != kNoNode;) {
     bool descend = visitor.enter(doc, n, path);

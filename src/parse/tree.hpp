@@ -90,7 +90,7 @@ public:
   const Node& node(NodeId id) const { return nodes_[id]; }
 
   /// The source text a node's span points into (0 is the page).
-  std::string_view source(std::uint16_t id = 0) const { return *sources_[id]; }
+  std::string_view source(std::uint16_t id = 0) const { return sources_[id]; }
   std::size_t source_count() const { return sources_.size(); }
   /// The node's bytes (for Text the literal text; for others the whole construct).
   std::string_view text(const Node& n) const {
@@ -117,6 +117,9 @@ public:
 
   // --- building (used by the parser) ---
   std::uint16_t add_source(std::string text);
+  /// A source the Document views without owning: the caller keeps `text` alive (and in
+  /// place) as long as the Document.
+  std::uint16_t add_source_view(std::string_view text);
   // add_node and add_attribute are defined below the class: the parser calls them for
   // every node and attribute of a page, and inlined they cost a few instructions.
   NodeId add_node(NodeKind kind, std::uint16_t source, support::Span span, NodeId parent);
@@ -124,16 +127,24 @@ public:
   std::uint32_t add_attribute(const Attribute& a);
   /// Keeps a string alive as long as the Document (for names that are not in a source).
   std::string_view keep(std::string s);
+  /// Empties the Document for a new page, keeping its arrays' capacity.
+  void clear() {
+    sources_.clear();
+    nodes_.clear();
+    attributes_.clear();
+    kept_.clear();
+    lines_.reset();
+  }
   void reserve(std::size_t nodes, std::size_t attributes = 0) {
     nodes_.reserve(nodes);
     attributes_.reserve(attributes);
   }
 
 private:
-  std::vector<std::unique_ptr<std::string>> sources_;
+  std::vector<std::string_view> sources_;  ///< into kept_ or into the caller's texts
   std::vector<Node> nodes_;
   std::vector<Attribute> attributes_;
-  std::vector<std::unique_ptr<std::string>> kept_;
+  std::vector<std::unique_ptr<std::string>> kept_;  ///< owned sources and kept names
   mutable std::unique_ptr<support::LineIndex> lines_;
 };
 

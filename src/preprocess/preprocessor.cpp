@@ -85,8 +85,12 @@ enum Closing : std::uint8_t { kCloseNone, kCloseBrace, kCloseBracket, kCloseLang
 
 class Builder {
 public:
-  Builder(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics)
-      : s_(text.data()), n_(static_cast<std::uint32_t>(text.size())), options_(options), diag_(diagnostics) {
+  Builder(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics, Tree&& recycled)
+      : s_(text.data()), n_(static_cast<std::uint32_t>(text.size())), options_(options), diag_(diagnostics),
+        tree_(std::move(recycled)) {
+    tree_.nodes.clear();
+    tree_.extension_tags.clear();
+    tree_.root = kNoNode;
     tree_.source = text;
     tree_.for_inclusion = options.for_inclusion;
     tree_.nodes.reserve(n_ / 64 + 16);  // the seed page has one node per ~80 bytes
@@ -348,6 +352,11 @@ private:
 
   std::vector<Piece> stack_;
   std::vector<PartState> parts_;
+  // on_comment's run of comments on one line, kept so a page's comments share one buffer.
+  struct CommentRange {
+    std::uint32_t first, last;
+  };
+  std::vector<CommentRange> comment_runs_;
   Accum root_;
 
   std::uint32_t i_ = 0;
@@ -823,10 +832,8 @@ void Builder::on_comment() {
     return k - from;
   };
   std::uint32_t ws_end = end_pos + 2 + forward_spaces(end_pos + 3);  // last space, or the '>'
-  struct Range {
-    std::uint32_t first, last;
-  };
-  std::vector<Range> comments{{ws_start, ws_end}};
+  std::vector<CommentRange>& comments = comment_runs_;
+  comments.assign(1, {ws_start, ws_end});
   while (tree_.source.substr(ws_end + 1).starts_with("<!--")) {
     std::uint32_t c = find("-->", ws_end + 4);
     if (c >= n_) break;
@@ -900,6 +907,10 @@ void Builder::finish() {
 }  // namespace
 
 Tree preprocess(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics) {
+  return preprocess(text, options, diagnostics, Tree{});
+}
+
+Tree preprocess(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics, Tree&& recycled) {
   if (text.size() > kMaxSourceBytes) {
     if (diagnostics.sink)
       diagnostics.sink->error(diagnostics.file, {0, 0},
@@ -907,7 +918,7 @@ Tree preprocess(std::string_view text, const Options& options, const DiagnosticT
     text = text.substr(0, kMaxSourceBytes);
   }
   try {
-    Builder builder(text, options, diagnostics);
+    Builder builder(text, options, diagnostics, std::move(recycled));
     return builder.run();
   } catch (const boost::spirit::x3::expectation_failure<grammar::Iterator>& e) {
     // The tag rules have no expectation points today; should one be added and fail, the

@@ -47,5 +47,9 @@ struct DiagnosticTarget {
 
 /// Builds the tree of `text`. The tree refers to `text`, which must outlive it.
 Tree preprocess(std::string_view text, const Options& options = {}, const DiagnosticTarget& diagnostics = {});
+/// The same, building the tree in the storage of `recycled` (a tree no longer needed):
+/// a caller preprocessing page after page reuses one node array instead of allocating
+/// and freeing one per page.
+Tree preprocess(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics, Tree&& recycled);
 
 }  // namespace wikic::preprocess

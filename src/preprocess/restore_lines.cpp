@@ -339,8 +339,15 @@ RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Optio
   }
   Options quiet = options;
   quiet.report_unclosed = false;  // the real preprocess run reports them
-  Tree tree = preprocess(text, quiet);
-  Flat flat;
+  // The tree and the flat text are scratch: their storage is kept for the thread's next
+  // page rather than allocated (a few hundred KB on a long page) and freed every time.
+  thread_local Tree spare_tree;
+  thread_local Flat spare_flat;
+  Tree tree = preprocess(text, quiet, {}, std::move(spare_tree));
+  Flat flat = std::move(spare_flat);
+  flat.chars.clear();
+  flat.runs.clear();
+  flat.hint_ = 0;
   flat.chars.reserve(text.size());
   flatten(tree, tree.root, flat);
   Scanner scanner(tree, flat);
@@ -370,6 +377,8 @@ RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Optio
   out.append(text.substr(copied));
   result.text = std::move(out);
   result.restored = true;
+  spare_flat = std::move(flat);
+  spare_tree = std::move(tree);
   if (diagnostics.sink)
     diagnostics.sink->warning(diagnostics.file, {1, 1},
                               "page text has its newlines collapsed into spaces; restored " +

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include <boost/container/small_vector.hpp>
+
 namespace wikic::select {
 
 namespace {
@@ -17,7 +19,8 @@ bool normalise_term(Term& t) {
   std::sort(t.begin(), t.end());
   t.erase(std::unique(t.begin(), t.end()), t.end());
   // After dedup, an atom seen twice occurs with both polarities.
-  std::vector<std::string_view> names;
+  // On the stack: terms hold a few literals, and this runs for every term built.
+  boost::container::small_vector<std::string_view, 8> names;
   for (const auto& l : t) names.push_back(l.atom);
   std::sort(names.begin(), names.end());
   return std::adjacent_find(names.begin(), names.end()) == names.end();
@@ -132,6 +135,9 @@ Condition Condition::from_terms(std::vector<Term> terms) {
 
 std::vector<std::string> Condition::atoms() const {
   std::vector<std::string> out;
+  std::size_t literals = 0;
+  for (const auto& t : terms()) literals += t.size();
+  out.reserve(literals);  // extraction asks this of every rule: one allocation, not a regrowth per atom
   for (const auto& t : terms())
     for (const auto& l : t) out.push_back(l.atom);
   std::sort(out.begin(), out.end());
@@ -226,7 +232,16 @@ Condition disjoin_all(const std::vector<Condition>& parts) {
 std::string to_string(const Condition& c) {
   if (c.is_false()) return "false";
   if (c.is_true()) return "true";
+  // Sized first: every rule's condition is printed, and growing the string piecewise
+  // reallocated it for most of them.
+  std::size_t size = 0;  // exactly the printed length, so short ones stay in the string itself
+  for (std::size_t i = 0; i < c.terms().size(); ++i) {
+    if (i) size += 3;
+    const Term& t = c.terms()[i];
+    for (std::size_t j = 0; j < t.size(); ++j) size += (j ? 3 : 0) + (t[j].negated ? 1 : 0) + t[j].atom.size();
+  }
   std::string out;
+  out.reserve(size);
   for (std::size_t i = 0; i < c.terms().size(); ++i) {
     if (i) out += " | ";
     const Term& t = c.terms()[i];

@@ -122,7 +122,10 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
     // Only templates get here: the Wheres copy the file name, which most nodes never need.
     std::optional<std::string_view> selectorid, dynamicselector;
     std::string selectorid_value, dynamic_value;  // owners for semantic-template values
-    Where selectorid_where{file, {0, 0}}, dynamic_where{file, {0, 0}};
+    // Filled when the parameter is found, else (below) with the file alone: most
+    // templates have neither, and copying the file name for them was two allocations.
+    Where selectorid_where, dynamic_where;
+    bool selectorid_where_set = false, dynamic_where_set = false;
     if (n.kind == parse::NodeKind::SemanticTemplate) {
       // Parameter values live in their own Fragment sources; a value's position is the
       // start of its Fragment (the plain text may drop markup, so columns inside it are
@@ -141,10 +144,12 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
           selectorid_value = doc.plain_text(c);
           selectorid = selectorid_value;
           selectorid_where = std::move(at);
+          selectorid_where_set = true;
         } else {
           dynamic_value = doc.plain_text(c);
           dynamicselector = dynamic_value;
           dynamic_where = std::move(at);
+          dynamic_where_set = true;
         }
       }
     } else if (n.kind == parse::NodeKind::Template) {
@@ -152,13 +157,17 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
         if (iequals(name, "selectorid")) {
           selectorid = value;
           selectorid_where = where_of(doc, n.source, value, file, locate);
+          selectorid_where_set = true;
         } else if (iequals(name, "dynamicselector")) {
           dynamicselector = value;
           dynamic_where = where_of(doc, n.source, value, file, locate);
+          dynamic_where_set = true;
         }
       }
     }
     if (selectorid || dynamicselector) {
+      if (!selectorid_where_set) selectorid_where = Where{file, {0, 0}};
+      if (!dynamic_where_set) dynamic_where = Where{file, {0, 0}};
       OwnSelector& out = selection_memo(v).last;
       out = OwnSelector{};
       out.has_selector = true;
@@ -257,7 +266,15 @@ const Condition& own_condition(const parse::Document& doc, parse::NodeId node, c
 
 TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
                                const Vocabulary& v, const TreeOptions& options) {
-  TreeConditions out;
+  return tree_conditions(doc, file, sink, v, options, TreeConditions());
+}
+
+TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
+                               const Vocabulary& v, const TreeOptions& options, TreeConditions&& recycled) {
+  TreeConditions out = std::move(recycled);
+  out.full.clear();
+  out.own.clear();
+  out.projection_only.clear();
   out.full.resize(doc.size());
   out.own.resize(doc.size());
   out.hidden.assign(doc.size(), 0);

@@ -63,6 +63,10 @@ struct TreeConditions {
 /// never be shown and (opt-in) classes that repeat what the ancestors already imply.
 TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
                                const Vocabulary& v = Vocabulary::builtin(), const TreeOptions& options = {});
+/// The same, in the arrays of `recycled` (conditions no longer needed, e.g. the previous
+/// page's) instead of new ones.
+TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
+                               const Vocabulary& v, const TreeOptions& options, TreeConditions&& recycled);
 
 /// The page as a reader with `selection` sees it, as plain text: hidden content removed,
 /// the edition's wording chosen. Opaque templates, comments and files print nothing.

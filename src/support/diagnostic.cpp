@@ -1,6 +1,7 @@
 // GNU-style formatting and counting of diagnostics.
 #include "support/diagnostic.hpp"
 
+#include <charconv>
 #include <ostream>
 
 namespace wikic::support {
@@ -15,9 +16,20 @@ const char* to_string(Severity s) {
 }
 
 std::string Diagnostic::format() const {
-  std::string out = file;
-  if (where.line > 0)
-    out += ':' + std::to_string(where.line) + ':' + std::to_string(where.column);
+  // Sized once: every warning of a run is formatted, and growing the line piecewise
+  // cost three allocations each.
+  std::string out;
+  out.reserve(file.size() + message.size() + 40);
+  out += file;
+  if (where.line > 0) {
+    char digits[32];
+    auto r = std::to_chars(digits, digits + sizeof digits, where.line);
+    out += ':';
+    out.append(digits, r.ptr);
+    r = std::to_chars(digits, digits + sizeof digits, where.column);
+    out += ':';
+    out.append(digits, r.ptr);
+  }
   out += ": ";
   out += to_string(severity);
   out += ": ";

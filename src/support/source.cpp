@@ -51,6 +51,9 @@ void each_newline(std::string_view text, F&& on_newline) {
 }  // namespace
 
 void LineIndex::build() const {
+  // Wiki lines run to a few dozen bytes: room for one per 32 bytes makes regrowing (a
+  // dozen allocations and copies on a long page) rare, without a counting pass.
+  starts_.reserve(text_.size() / 32 + 1);
   each_newline(text_, [this](std::size_t i) { starts_.push_back(i + 1); });
   built_ = true;
 }

@@ -272,3 +272,67 @@ TEST_CASE("string parser functions") {
                        {});
   CHECK(e.result.text == "007|abxyx|a+b%2F%C3%A9|a%20b|a_b|Step_3B:_Resolve|B|éa|ÉA|aB|Ab|<b class=\"c\">x</b>");
 }
+
+#include "parse/printer.hpp"
+#include "select/tree_conditions.hpp"
+
+TEST_CASE("a page built in a previous page's recycled storage equals one built fresh") {
+  // Pipeline::compile hands each page's expansion, document and conditions to the next
+  // page; nothing of the earlier page may show through in the later one's result.
+  using namespace wikic;
+  const auto& site = ingest::default_site();
+  expand::TemplateStore store(site);
+  support::DiagnosticSink sink;
+  expand::Expander expander(store, {}, sink);
+  auto first = ingest::page_from_wikitext(
+      "First",
+      "== Scoring ==\n{{ScoringRow|selectorid=showInns|rules='''(+1)''' per {{Feature|name=Inn}} tile}}\n"
+      "<span class=\"showCathedrals\">long text of the first page, longer than the second</span>\n"
+      "{{ScoringRow|selectorid=showCathedrals|rules=x}}\n",
+      "first.wiki", site);
+  auto second = ingest::page_from_wikitext(
+      "Second", "{{ScoringRow|selectorid=showKingAndRobber|rules=''(+2)'' {{Feature|name=King}}}}\n<div class=\"showInns\">y\n",
+      "second.wiki", site);
+  parse::ParseOptions options;
+  auto fresh = expander.expand_page(second);
+  auto fresh_doc = parse::parse_expansion(fresh, sink, options);
+  auto fresh_conditions = select::tree_conditions(fresh_doc, "second.wiki", sink);
+
+  auto old = expander.expand_page(first);
+  auto old_doc = parse::parse_expansion(old, sink, options);
+  auto old_conditions = select::tree_conditions(old_doc, "first.wiki", sink);
+  REQUIRE(old.semantic.size() == 3);
+  auto again = expander.expand_page(second, std::move(old));
+  auto again_doc = parse::parse_expansion(again, sink, options, std::move(old_doc));
+  auto again_conditions = select::tree_conditions(again_doc, "second.wiki", sink, select::Vocabulary::builtin(), {},
+                                                  std::move(old_conditions));
+
+  CHECK(again.text == fresh.text);
+  REQUIRE(again.segments.size() == fresh.segments.size());
+  for (std::size_t i = 0; i < fresh.segments.size(); ++i) {
+    CHECK(again.segments[i].begin == fresh.segments[i].begin);
+    CHECK(again.segments[i].end == fresh.segments[i].end);
+    CHECK(again.segments[i].origin.span.begin == fresh.segments[i].origin.span.begin);
+    CHECK(again.segments[i].origin.source == fresh.segments[i].origin.source);
+  }
+  REQUIRE(again.semantic.size() == fresh.semantic.size());
+  for (std::size_t i = 0; i < fresh.semantic.size(); ++i) {
+    CHECK(again.semantic[i].name == fresh.semantic[i].name);
+    REQUIRE(again.semantic[i].parameters.size() == fresh.semantic[i].parameters.size());
+    for (std::size_t k = 0; k < fresh.semantic[i].parameters.size(); ++k) {
+      CHECK(again.semantic[i].parameters[k].value.text == fresh.semantic[i].parameters[k].value.text);
+      CHECK(again.semantic[i].parameters[k].value.segments.size() ==
+            fresh.semantic[i].parameters[k].value.segments.size());
+    }
+  }
+  CHECK(again.sources.size() == fresh.sources.size());
+  CHECK(again.calls.size() == fresh.calls.size());
+  CHECK(parse::to_sexpr(again_doc) == parse::to_sexpr(fresh_doc));
+  CHECK(again_doc.source_count() == fresh_doc.source_count());
+  REQUIRE(again_conditions.full.size() == fresh_conditions.full.size());
+  for (std::size_t i = 0; i < fresh_conditions.full.size(); ++i) {
+    CHECK(select::to_string(again_conditions.full[i]) == select::to_string(fresh_conditions.full[i]));
+    CHECK(again_conditions.hidden[i] == fresh_conditions.hidden[i]);
+  }
+  CHECK(again_conditions.projection_only.size() == fresh_conditions.projection_only.size());
+}

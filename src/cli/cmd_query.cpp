@@ -2,6 +2,7 @@
 // [--format text|yaml|json]`: the rules a reader with that Expansion Selector selection
 // sees, in the edition's wording, grouped by phase, round, step and block.
 #include <iostream>
+#include <map>
 #include <string_view>
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
@@ -106,8 +107,17 @@ Runner add_query(CLI::App& app) {
       ++pages;
       text += "# " + page.title + "\n";
       std::string phase = "\x01", round = "\x01", step = "\x01", block = "\x01";
+      // Nesting depth of each listed rule: a sub-rule comes after its parent, and the
+      // text output indents it one level deeper (catapult → playing catch → caught).
+      std::map<std::string_view, std::size_t> depth;
       for (const auto& r : page.rules) {
         if (!shown(r.when)) continue;
+        std::size_t level = 0;
+        if (!r.parent.empty()) {
+          auto up = depth.find(r.parent);
+          level = up == depth.end() ? 1 : up->second + 1;
+        }
+        depth.emplace(r.id, level);
         nlohmann::ordered_json j;
         j["id"] = r.id;
         if (!r.parent.empty()) j["parent"] = r.parent;
@@ -150,9 +160,11 @@ Runner add_query(CLI::App& app) {
           block = r.block;
           if (!block.empty()) text += "#### " + block + "\n";
         }
-        text += std::string(r.parent.empty() ? "- " : "  - ") + "[" + r.kind + (r.core ? ", core" : "") + "] " +
-                description + ": " + rules + "\n";
-        for (const auto& n : notes) text += std::string(r.parent.empty() ? "    " : "      ") + "* " + n.get<std::string>() + "\n";
+        // A rule whose text is all in its sub-rules ("Depends on the outcome" aside) has
+        // no text of its own to follow the colon.
+        text += std::string(2 * level, ' ') + "- [" + r.kind + (r.core ? ", core" : "") + "] " + description +
+                (rules.empty() ? "" : ": " + rules) + "\n";
+        for (const auto& n : notes) text += std::string(2 * level + 4, ' ') + "* " + n.get<std::string>() + "\n";
         out.push_back(std::move(j));
       }
     }

@@ -319,6 +319,17 @@ TEST_CASE("wikic query lists the visible rules in the edition's wording") {
   auto without_inns = test::run_wikic("query " + (out / "rules.json").string() + " --with Wells --format yaml");
   CHECK(without_inns.out.find("Road with well(s)") != std::string::npos);
   CHECK(without_inns.out.find("(+2) points / well on road with inn\"]") == std::string::npos);
+
+  // Sub-rules are indented by their depth; a rule with no text of its own ends at its
+  // description.
+  auto catapult = test::run_wikic("query " + (out / "rules.yaml").string() + " --with Catapult");
+  CHECK(catapult.out.find("- [feature] Catapult: Depends on token\n"
+                          "  - [feature] Archery tournament: Depends on the outcome\n"
+                          "    - [feature] Token which lands closest to the target fair tile: Hurler 5 points\n") !=
+        std::string::npos);
+  auto revolt = test::run_wikic("query " + (out / "rules.yaml").string() + " --with PeasantRevolts");
+  CHECK(revolt.out.find("- [meeple] Peasant revolt: Protecting a phantom\n"
+                        "  - [meeple] Protecting phantom during placement: (-4) points\n") != std::string::npos);
 }
 
 TEST_CASE("extraction never crashes on damaged pages (slices of the seed, odd markup)") {

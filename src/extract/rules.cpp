@@ -1796,11 +1796,13 @@ void PageExtractor::notes_of(const Collected& c, Rule& rule, std::size_t level) 
     for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, cond, inner, true, 1);
     // Edition spans inside the note decide its wording; its own condition is kept apart
     // in `when` (the runs carry it too, which text_variants reads as a restriction only).
-    // Built in place (a Note is five strings) and dropped again when it has no text.
+    // As in parts, an edition in that condition shows in the wording (a `showC1` note has
+    // C1 text only), not in `when`. Built in place (a Note is five strings) and dropped
+    // again when it has no text.
     Note& note = rule.notes.emplace_back();
     note.text = variants(inner.runs);
     if (empty(note.text)) rule.notes.pop_back();
-    else note.when = when_of(cond);
+    else note.when = when_of(without_editions(cond));
     for (auto& ref : inner.references)
       if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
         rule.references.push_back(ref);

@@ -276,6 +276,33 @@ TEST_CASE("a table in the row after a rule holds that rule's sub-rules") {
   CHECK(seed().sub_rules > 0);
 }
 
+TEST_CASE("a note's edition is in its wording, its expansions in its when") {
+  // `<ul class="showC1"><li class="showDoubleSizedTiles">A double-sized tile counts as 1
+  // tile</li>` under the watchtower: for DoubleSizedTiles readers, in the C1 wording only.
+  auto watchtower = find("Watchtower: Player with a meeple on road segment");
+  REQUIRE(watchtower.size() == 1);
+  std::size_t found = 0;
+  for (const auto& n : watchtower.front()->notes) {
+    if (n.text.uniform || n.text.c1 != "A double-sized tile counts as 1 tile") continue;
+    ++found;
+    CHECK(n.when == "DoubleSizedTiles");
+    CHECK(n.text.c2.empty());
+    CHECK(n.text.we.empty());
+  }
+  CHECK(found == 1);
+  // No note condition names an edition: that is what the per-edition wording says.
+  for (const auto& r : seed().rules)
+    for (const auto& n : r.notes) {
+      INFO(r.id << " note when " << n.when);
+      for (const char* e : {"C1", "C2", "WE"}) {
+        std::size_t at = n.when.find(e);
+        bool atom = at != std::string::npos && (at == 0 || std::string_view(" (!").find(n.when[at - 1]) != std::string_view::npos) &&
+                    (at + 2 == n.when.size() || n.when[at + 2] == ' ' || n.when[at + 2] == ')');
+        CHECK_FALSE(atom);
+      }
+    }
+}
+
 TEST_CASE("wikic compile writes rules files that validate and are byte-identical run to run") {
   test::ScratchDir a, b;
   std::string corpus = test::source_path("corpus/wica");

@@ -9,6 +9,21 @@ namespace wikic::expand {
 
 namespace {
 bool is_php_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0' || c == '\x0B'; }
+
+// The part of segment `s` inside bytes [b, e) of its piece, renumbered from b; false
+// when nothing of it is left. The source span is clipped by the same amounts when it
+// maps byte for byte.
+bool clip(const Segment& s, std::uint32_t b, std::uint32_t e, Segment& out) {
+  std::uint32_t nb = std::max(s.begin, b), ne = std::min(s.end, e);
+  if (nb >= ne) return false;
+  Origin o = s.origin;
+  if (o.span.size() == s.end - s.begin) {
+    o.span.begin += nb - s.begin;
+    o.span.end -= s.end - ne;
+  }
+  out = {nb - b, ne - b, o};
+  return true;
+}
 }  // namespace
 
 std::string_view php_trim(std::string_view s) {
@@ -54,17 +69,9 @@ Piece Piece::trimmed() const& {
   if (b == 0 && e == text.size()) return *this;
   Piece out;
   out.text.assign(t);
-  for (const auto& s : segments) {
-    std::uint32_t nb = std::max(s.begin, b), ne = std::min(s.end, e);
-    if (nb >= ne) continue;
-    Origin o = s.origin;
-    // Clip the source span by the same amounts when it maps byte for byte.
-    if (o.span.size() == s.end - s.begin) {
-      o.span.begin += nb - s.begin;
-      o.span.end -= s.end - ne;
-    }
-    out.segments.push_back({nb - b, ne - b, o});
-  }
+  Segment kept;
+  for (const auto& s : segments)
+    if (clip(s, b, e, kept)) out.segments.push_back(kept);
   return out;
 }
 
@@ -77,14 +84,7 @@ Piece Piece::trimmed() && {
   std::size_t k = 0;
   for (std::size_t j = 0; j < segments.size(); ++j) {
     const Segment s = segments[j];
-    std::uint32_t nb = std::max(s.begin, b), ne = std::min(s.end, e);
-    if (nb >= ne) continue;
-    Origin o = s.origin;
-    if (o.span.size() == s.end - s.begin) {
-      o.span.begin += nb - s.begin;
-      o.span.end -= s.end - ne;
-    }
-    segments[k++] = {nb - b, ne - b, o};
+    if (clip(s, b, e, segments[k])) ++k;
   }
   segments.resize(k);
   text.erase(e);

@@ -405,38 +405,6 @@ std::size_t commented_cells(const Mapping& m, std::string_view body) {
 }
 
 
-/// a & b, as select::conjoin gives it but outside its memo: points_of's conditions are
-/// one rule's, and as memo entries they would crowd out the products the whole page
-/// shares (the memo is cleared when full).
-select::Condition product(const select::Condition& a, const select::Condition& b) {
-  if (a.is_true() || b.is_false()) return b;
-  if (b.is_true() || a.is_false()) return a;
-  if (a.overflowed() || b.overflowed() || a.terms().size() * b.terms().size() > select::kMaxDnfTerms * 4)
-    return select::conjoin(a, b);  // the memo's own overflow handling
-  std::vector<select::Term> terms;
-  terms.reserve(a.terms().size() * b.terms().size());
-  for (const auto& ta : a.terms())
-    for (const auto& tb : b.terms()) {
-      select::Term& t = terms.emplace_back();
-      t.reserve(ta.size() + tb.size());
-      t.insert(t.end(), ta.begin(), ta.end());
-      t.insert(t.end(), tb.begin(), tb.end());
-    }
-  return select::Condition::from_terms(std::move(terms));
-}
-
-/// !c by De Morgan, as select::negate gives it but through product().
-select::Condition negation(const select::Condition& c) {
-  select::Condition out;
-  for (const auto& t : c.terms()) {
-    std::vector<select::Term> alternatives;
-    for (const auto& l : t) alternatives.push_back(select::Term{select::Literal{l.atom, !l.negated}});
-    out = product(out, select::Condition::from_terms(std::move(alternatives)));
-    if (out.is_false() || out.overflowed()) break;
-  }
-  return out;
-}
-
 /// Whether `s` holds only whitespace and trigger arrows ("→", E2 86 92).
 bool blank_or_arrow(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -1755,16 +1723,18 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
       auto [it, fresh] = hidden_when.try_emplace(changed_by);
       if (fresh) {
         select::Condition hidden;
-        for (std::size_t ri : changed_by) hidden = product(hidden, negation(layout.parts[readings[ri]].condition));
+        for (std::size_t ri : changed_by)
+          hidden = select::conjoin_once(hidden, select::negate_once(layout.parts[readings[ri]].condition));
         // Parts of which no two can show together are alternatives ("circus or acrobat
         // tiles", "circus tiles", "acrobat tiles"): the sentence is written for a reader
         // who sees one of them, so the reading with none of them is none the page means.
         bool alternatives = changed_by.size() >= 2;
         for (std::size_t a = 0; alternatives && a < changed_by.size(); ++a)
           for (std::size_t b = a + 1; alternatives && b < changed_by.size(); ++b)
-            alternatives = !v_.satisfiable(product(product(full, layout.parts[readings[changed_by[a]]].condition),
-                                                   layout.parts[readings[changed_by[b]]].condition));
-        if (!alternatives && v_.satisfiable(product(full, hidden))) it->second = when_of(hidden);
+            alternatives = !v_.satisfiable(select::conjoin_once(
+                select::conjoin_once(full, layout.parts[readings[changed_by[a]]].condition),
+                layout.parts[readings[changed_by[b]]].condition));
+        if (!alternatives && v_.satisfiable(select::conjoin_once(full, hidden))) it->second = when_of(hidden);
       }
       if (it->second) add(x, *it->second);
     }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -161,12 +162,23 @@ static Condition conjoin_terms(const Condition& a, const Condition& b) {
   return Condition::from_terms(std::move(product));
 }
 
-Condition conjoin(const Condition& a, const Condition& b) {
+// conjoin()'s answers that need no product; nullopt when the product is needed.
+static std::optional<Condition> conjoin_shortcut(const Condition& a, const Condition& b) {
   if (a.overflowed() || b.overflowed()) return overflow_condition();
   // Every condition is canonical already and canonicalise() keeps a canonical form as
-  // it is, so these shortcuts give what the product below would.
+  // it is, so these shortcuts give what the product would.
   if (a.is_true() || b.is_false() || a.same(b)) return b;
   if (b.is_true() || a.is_false()) return a;
+  return std::nullopt;
+}
+
+Condition conjoin_once(const Condition& a, const Condition& b) {
+  if (auto answer = conjoin_shortcut(a, b)) return *answer;
+  return conjoin_terms(a, b);
+}
+
+Condition conjoin(const Condition& a, const Condition& b) {
+  if (auto answer = conjoin_shortcut(a, b)) return *answer;
   // Pages conjoin the same pairs of (shared) conditions over and over: the product is
   // kept by the pair's identity, so it is computed once and its answers cached on it
   // (Vocabulary::satisfiable_under) are shared too. An entry holds both operands alive,
@@ -197,19 +209,22 @@ Condition disjoin(const Condition& a, const Condition& b) {
   return Condition::from_terms(std::move(all));
 }
 
-Condition negate(const Condition& a) {
+// De Morgan: the negation of a disjunction of terms is the conjunction, over the terms,
+// of the disjunction of their negated literals; `conj` is conjoin or conjoin_once.
+static Condition negate_with(const Condition& a, Condition (*conj)(const Condition&, const Condition&)) {
   if (a.overflowed()) return overflow_condition();
-  // De Morgan: the negation of a disjunction of terms is the conjunction, over the
-  // terms, of the disjunction of their negated literals.
   Condition result = Condition::always();
   for (const auto& t : a.terms()) {
     std::vector<Term> alternatives;
     for (const auto& l : t) alternatives.push_back(Term{Literal{l.atom, !l.negated}});
-    result = conjoin(result, Condition::from_terms(std::move(alternatives)));
+    result = conj(result, Condition::from_terms(std::move(alternatives)));
     if (result.overflowed() || result.is_false()) break;
   }
   return result;
 }
+
+Condition negate(const Condition& a) { return negate_with(a, conjoin); }
+Condition negate_once(const Condition& a) { return negate_with(a, conjoin_once); }
 
 Condition conjoin_all(const std::vector<Condition>& parts) {
   Condition result;

@@ -84,6 +84,11 @@ private:
 Condition conjoin(const Condition& a, const Condition& b);
 Condition disjoin(const Condition& a, const Condition& b);
 Condition negate(const Condition& a);
+/// conjoin() and negate() without conjoin's memo of shared pairs, for conditions made
+/// once (one rule's alternatives): as memo entries they would crowd out the pairs a whole
+/// page shares, since the memo is cleared when full. Same answers.
+Condition conjoin_once(const Condition& a, const Condition& b);
+Condition negate_once(const Condition& a);
 /// Conjunction of a sequence, e.g. every condition on the path from the page root.
 Condition conjoin_all(const std::vector<Condition>& parts);
 Condition disjoin_all(const std::vector<Condition>& parts);

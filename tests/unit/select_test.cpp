@@ -231,6 +231,24 @@ TEST_CASE("canonical form: equal conditions print equal") {
   CHECK(canon("showC1 showC2") == "false");
 }
 
+TEST_CASE("conjoin_once and negate_once answer as conjoin and negate") {
+  const char* texts[] = {"showInns", "showNotInns", "showInnsOrTower", "showCircusAndNotAcrobats",
+                         "['OR',['AND','showInns','showWells'],['AND',['NOT','showInns'],'showTower']]",
+                         "['AND','showInns',['NOT','showInns']]", "showAll"};
+  for (const char* x : texts) {
+    Condition a = cond(x);
+    INFO(x);
+    CHECK(negate_once(a) == negate(a));
+    for (const char* y : texts) {
+      Condition b = cond(y);
+      INFO(y);
+      CHECK(conjoin_once(a, b) == conjoin(a, b));
+    }
+  }
+  CHECK(conjoin_once(Condition(), cond("showInns")) == cond("showInns"));
+  CHECK(to_string(conjoin_once(cond("showInns"), negate_once(cond("showInns")))) == "false");
+}
+
 TEST_CASE("editions: preferred-edition classes, WE falls back to C2 wording") {
   Condition c1 = cond("showC1"), c2 = cond("showC2"), we = cond("showWE_Graphics");
   Selection s;

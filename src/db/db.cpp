@@ -79,8 +79,10 @@ Text text(const Json& j) {
   return t;
 }
 
-std::vector<Part> parts(const Json& j, const char* key) {
-  std::vector<Part> out;
+// Texts each under a condition relative to the rule: notes, parts (both {when, text}).
+template <class Item>
+std::vector<Item> conditioned_texts(const Json& j, const char* key) {
+  std::vector<Item> out;
   auto it = j.find(key);
   if (it != j.end() && it->is_array())
     for (const auto& p : *it) out.push_back({str(p, "when"), p.contains("text") ? text(p["text"]) : Text{}});
@@ -104,10 +106,9 @@ Rule rule(const Json& j) {
   r.references = strings(j, "references");
   if (j.contains("description")) r.description = text(j["description"]);
   if (j.contains("rules")) r.rules = text(j["rules"]);
-  r.description_parts = parts(j, "description-parts");
-  r.rules_parts = parts(j, "rules-parts");
-  if (j.contains("notes"))
-    for (const auto& n : j["notes"]) r.notes.push_back({str(n, "when"), n.contains("text") ? text(n["text"]) : Text{}});
+  r.description_parts = conditioned_texts<Part>(j, "description-parts");
+  r.rules_parts = conditioned_texts<Part>(j, "rules-parts");
+  r.notes = conditioned_texts<Note>(j, "notes");
   if (j.contains("points")) {
     const Json& p = j["points"];
     r.points_unparsed = p.is_string() && p.get<std::string>() == "unparsed";

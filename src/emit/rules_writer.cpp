@@ -601,12 +601,10 @@ void variants(Out& out, std::string_view key, const extract::Variants& v) {
   out.end_object();
 }
 
-// Written only when the text has parts: most rules have none, and their records stay
-// as they were.
-template <class Out>
-void parts(Out& out, std::string_view key, const std::vector<extract::TextPart>& list) {
-  if (list.empty()) return;
-  out.begin_list(key, "part", ListStyle::records);
+// Texts each under a condition relative to the rule: its notes, its text's parts.
+template <class Out, class Item>
+void conditioned_texts(Out& out, std::string_view key, std::string_view singular, const std::vector<Item>& list) {
+  out.begin_list(key, singular, ListStyle::records);
   for (const auto& p : list) {
     out.begin_item();
     out.string("when", p.when);
@@ -614,6 +612,13 @@ void parts(Out& out, std::string_view key, const std::vector<extract::TextPart>&
     out.end_item();
   }
   out.end_list();
+}
+
+// Written only when the text has parts: most rules have none, and their records stay
+// as they were.
+template <class Out>
+void parts(Out& out, std::string_view key, const std::vector<extract::TextPart>& list) {
+  if (!list.empty()) conditioned_texts(out, key, "part", list);
 }
 
 template <class Out>
@@ -661,14 +666,7 @@ void rule(Out& out, const extract::Rule& r) {
   parts(out, "description-parts", r.description_parts);
   variants(out, "rules", r.rules);
   parts(out, "rules-parts", r.rules_parts);
-  out.begin_list("notes", "note", ListStyle::records);
-  for (const auto& n : r.notes) {
-    out.begin_item();
-    out.string("when", n.when);
-    variants(out, "text", n.text);
-    out.end_item();
-  }
-  out.end_list();
+  conditioned_texts(out, "notes", "note", r.notes);
   string_list(out, "references", "reference", r.references);
   points(out, r);
   const extract::RuleSource& s = r.source;

@@ -5,13 +5,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <optional>
 #include <string>
 
-#include "cli/pipeline.hpp"
 #include "extract/points.hpp"
 #include "extract/rules.hpp"
-#include "ingest/input.hpp"
+#include "util/compile.hpp"
 #include "util/run.hpp"
 #include "wikic/db.hpp"
 
@@ -19,24 +17,13 @@ using namespace wikic;
 
 namespace {
 
-extract::PageRules compile_file(const std::string& path) {
-  support::DiagnosticSink sink;
-  std::optional<extract::PageRules> out;
-  ingest::read_inputs({path}, {}, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
-    expand::TemplateStore store(site);
-    out = cli::Pipeline(store, sink).compile(page);
-  });
-  REQUIRE(out);
-  return *out;
-}
-
 const extract::PageRules& seed() {
-  static const extract::PageRules rules = compile_file(test::source_path("corpus/wica/scoring-during-turn-sequence.xml"));
+  static const extract::PageRules rules = test::compile_page(test::source_path("corpus/wica/scoring-during-turn-sequence.xml"));
   return rules;
 }
 
 const extract::PageRules& per_rows() {
-  static const extract::PageRules rules = compile_file(test::source_path("corpus/extract/points-per.wiki"));
+  static const extract::PageRules rules = test::compile_page(test::source_path("corpus/extract/points-per.wiki"));
   return rules;
 }
 

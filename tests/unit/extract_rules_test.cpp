@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
-#include <optional>
 #include <set>
 
 #include "cli/pipeline.hpp"
 #include "emit/rules_writer.hpp"
 #include "extract/rules.hpp"
 #include "ingest/input.hpp"
+#include "util/compile.hpp"
 #include "util/run.hpp"
 #include "wikic/db.hpp"
 #include <nlohmann/json.hpp>
@@ -22,17 +22,8 @@ using namespace wikic;
 namespace {
 
 const extract::PageRules& seed() {
-  static const extract::PageRules rules = [] {
-    support::DiagnosticSink sink;
-    std::optional<extract::PageRules> out;
-    ingest::read_inputs({test::source_path("corpus/wica/scoring-during-turn-sequence.xml")}, {}, sink,
-                        [&](const ingest::SiteInfo& site, ingest::Page&& page) {
-                          expand::TemplateStore store(site);
-                          out = cli::Pipeline(store, sink).compile(page);
-                        });
-    REQUIRE(out);
-    return *out;
-  }();
+  static const extract::PageRules rules =
+      test::compile_page(test::source_path("corpus/wica/scoring-during-turn-sequence.xml"));
   return rules;
 }
 

@@ -112,92 +112,81 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
   return memo;
 }
 
-// own_selector() without copying: the result lives in the memo and stays valid until
-// the next call on this thread.
-const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id, const std::string& file,
-                                    support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
-  static const OwnSelector none;
-  const parse::Node& n = doc.node(id);
-  if (n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template) {
-    // Only templates get here: the Wheres copy the file name, which most nodes never need.
-    std::optional<std::string_view> selectorid, dynamicselector;
-    std::string selectorid_value, dynamic_value;  // owners for semantic-template values
-    // Filled when the parameter is found, else (below) with the file alone: most
-    // templates have neither, and copying the file name for them was two allocations.
-    Where selectorid_where, dynamic_where;
-    bool selectorid_where_set = false, dynamic_where_set = false;
-    if (n.kind == parse::NodeKind::SemanticTemplate) {
-      // Parameter values live in their own Fragment sources; a value's position is the
-      // start of its Fragment (the plain text may drop markup, so columns inside it are
-      // approximate).
-      for (parse::NodeId c = n.first_child; c != parse::kNoNode; c = doc.node(c).next_sibling) {
-        const parse::Node& p = doc.node(c);
-        if (p.kind != parse::NodeKind::TemplateParameter) continue;
-        bool is_id = iequals(trim(p.name), "selectorid"), is_dynamic = iequals(trim(p.name), "dynamicselector");
-        if (!is_id && !is_dynamic) continue;
-        Where at{file, {0, 0}, {}};
-        if (p.first_child != parse::kNoNode) {
-          const parse::Node& fragment = doc.node(p.first_child);
-          at = where_of(doc, fragment.source, doc.text(fragment), file, locate);
-        }
-        if (is_id) {
-          selectorid_value = doc.plain_text(c);
-          selectorid = selectorid_value;
-          selectorid_where = std::move(at);
-          selectorid_where_set = true;
-        } else {
-          dynamic_value = doc.plain_text(c);
-          dynamicselector = dynamic_value;
-          dynamic_where = std::move(at);
-          dynamic_where_set = true;
-        }
+// The selector of a template node (a semantic ScoringRow's selectorid/dynamicselector
+// parameters, or a raw call's), or nullptr when it has neither. Kept out of line: a page
+// has a few dozen templates among ten thousand nodes, and its locals (Wheres, optionals,
+// owner strings) made every node's call pay their set-up.
+[[gnu::noinline]] const OwnSelector* template_selector(const parse::Document& doc, const parse::Node& n,
+                                                       const std::string& file, support::DiagnosticSink& sink,
+                                                       const Vocabulary& v, const Locate& locate) {
+  // Only templates get here: the Wheres copy the file name, which most nodes never need.
+  std::optional<std::string_view> selectorid, dynamicselector;
+  std::string selectorid_value, dynamic_value;  // owners for semantic-template values
+  // Filled when the parameter is found, else (below) with the file alone: most
+  // templates have neither, and copying the file name for them was two allocations.
+  Where selectorid_where, dynamic_where;
+  bool selectorid_where_set = false, dynamic_where_set = false;
+  if (n.kind == parse::NodeKind::SemanticTemplate) {
+    // Parameter values live in their own Fragment sources; a value's position is the
+    // start of its Fragment (the plain text may drop markup, so columns inside it are
+    // approximate).
+    for (parse::NodeId c = n.first_child; c != parse::kNoNode; c = doc.node(c).next_sibling) {
+      const parse::Node& p = doc.node(c);
+      if (p.kind != parse::NodeKind::TemplateParameter) continue;
+      bool is_id = iequals(trim(p.name), "selectorid"), is_dynamic = iequals(trim(p.name), "dynamicselector");
+      if (!is_id && !is_dynamic) continue;
+      Where at{file, {0, 0}, {}};
+      if (p.first_child != parse::kNoNode) {
+        const parse::Node& fragment = doc.node(p.first_child);
+        at = where_of(doc, fragment.source, doc.text(fragment), file, locate);
       }
-    } else if (n.kind == parse::NodeKind::Template) {
-      for (auto [name, value] : raw_template_params(doc.text(n))) {
-        if (iequals(name, "selectorid")) {
-          selectorid = value;
-          selectorid_where = where_of(doc, n.source, value, file, locate);
-          selectorid_where_set = true;
-        } else if (iequals(name, "dynamicselector")) {
-          dynamicselector = value;
-          dynamic_where = where_of(doc, n.source, value, file, locate);
-          dynamic_where_set = true;
-        }
+      if (is_id) {
+        selectorid_value = doc.plain_text(c);
+        selectorid = selectorid_value;
+        selectorid_where = std::move(at);
+        selectorid_where_set = true;
+      } else {
+        dynamic_value = doc.plain_text(c);
+        dynamicselector = dynamic_value;
+        dynamic_where = std::move(at);
+        dynamic_where_set = true;
       }
     }
-    if (selectorid || dynamicselector) {
-      if (!selectorid_where_set) selectorid_where = Where{file, {0, 0}};
-      if (!dynamic_where_set) dynamic_where = Where{file, {0, 0}};
-      OwnSelector& out = selection_memo(v).last;
-      out = OwnSelector{};
-      out.has_selector = true;
-      out.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
-      out.text = std::string(selectorid.value_or(dynamicselector.value_or("")));
-      return out;
+  } else if (n.kind == parse::NodeKind::Template) {
+    for (auto [name, value] : raw_template_params(doc.text(n))) {
+      if (iequals(name, "selectorid")) {
+        selectorid = value;
+        selectorid_where = where_of(doc, n.source, value, file, locate);
+        selectorid_where_set = true;
+      } else if (iequals(name, "dynamicselector")) {
+        dynamicselector = value;
+        dynamic_where = where_of(doc, n.source, value, file, locate);
+        dynamic_where_set = true;
+      }
     }
   }
-  if (n.attr_count == 0) return none;
-  // The parse stage already reports a repeated `class` attribute (and which value
-  // MediaWiki keeps), so only the effective, last one is passed on here.
-  const parse::Attribute* class_attr = nullptr;
-  const parse::Attribute* dynamic_attr = nullptr;
-  for (const parse::Attribute& a : doc.attributes(n)) {
-    if (iequals(a.name, "class")) class_attr = &a;
-    else if (iequals(a.name, "data-dynamic-selector")) dynamic_attr = &a;
+  if (selectorid || dynamicselector) {
+    if (!selectorid_where_set) selectorid_where = Where{file, {0, 0}};
+    if (!dynamic_where_set) dynamic_where = Where{file, {0, 0}};
+    OwnSelector& out = selection_memo(v).last;
+    out = OwnSelector{};
+    out.has_selector = true;
+    out.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
+    out.text = std::string(selectorid.value_or(dynamicselector.value_or("")));
+    return &out;
   }
-  if (!class_attr && !dynamic_attr) return none;
+  return nullptr;
+}
+
+// An element's selector on a memo miss: computed, then kept unless computing it
+// reported something. Out of line for the same reason as template_selector.
+[[gnu::noinline]] const OwnSelector& computed_selector(const parse::Document& doc, const parse::Node& n,
+                                                       const parse::Attribute* class_attr,
+                                                       const parse::Attribute* dynamic_attr, std::uint64_t hash,
+                                                       const std::string& file, support::DiagnosticSink& sink,
+                                                       const Vocabulary& v, const Locate& locate) {
   SelectionMemo& memo = selection_memo(v);
-  // Pages repeat a few hundred class lists thousands of times ("scoringTile showInns"),
-  // so each distinct list's meaning is computed once, unless computing it reported
-  // something: then it is computed (and reported, at that element) every time.
-  std::string& key = memo.key;
-  key.clear();
-  if (class_attr) key.append(class_attr->value);
-  key += '\0';
-  if (dynamic_attr) key.append("\1").append(dynamic_attr->value);
-  std::uint64_t hash = mix64(std::hash<std::string_view>()(key));
-  if (auto* hit = memo.clean.find(hash, [&](const SelectionMemo::Entry& e) { return e.key == key; }))
-    return hit->selector;
+  const std::string& key = memo.key;
   ElementSelectors element;
   if (class_attr) {
     element.class_values.assign(1, class_attr->value);
@@ -221,6 +210,51 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
     return memo.last;
   }
   return memo.clean.insert(hash, SelectionMemo::Entry{key, std::move(fresh)}).selector;
+}
+
+// What a node without a selector says: nothing.
+const OwnSelector& no_selector() {
+  static const OwnSelector none;
+  return none;
+}
+
+// Whether own_selector_ref can say anything about `n`: only templates and nodes with
+// attributes can (most nodes are text).
+bool may_have_selector(const parse::Node& n) {
+  return n.attr_count != 0 || n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template;
+}
+
+// own_selector() without copying: the result lives in the memo and stays valid until
+// the next call on this thread.
+const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id, const std::string& file,
+                                    support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
+  const OwnSelector& none = no_selector();
+  const parse::Node& n = doc.node(id);
+  if (n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template)
+    if (const OwnSelector* selector = template_selector(doc, n, file, sink, v, locate)) return *selector;
+  if (n.attr_count == 0) return none;
+  // The parse stage already reports a repeated `class` attribute (and which value
+  // MediaWiki keeps), so only the effective, last one is passed on here.
+  const parse::Attribute* class_attr = nullptr;
+  const parse::Attribute* dynamic_attr = nullptr;
+  for (const parse::Attribute& a : doc.attributes(n)) {
+    if (iequals(a.name, "class")) class_attr = &a;
+    else if (iequals(a.name, "data-dynamic-selector")) dynamic_attr = &a;
+  }
+  if (!class_attr && !dynamic_attr) return none;
+  SelectionMemo& memo = selection_memo(v);
+  // Pages repeat a few hundred class lists thousands of times ("scoringTile showInns"),
+  // so each distinct list's meaning is computed once, unless computing it reported
+  // something: then it is computed (and reported, at that element) every time.
+  std::string& key = memo.key;
+  key.clear();
+  if (class_attr) key.append(class_attr->value);
+  key += '\0';
+  if (dynamic_attr) key.append("\1").append(dynamic_attr->value);
+  std::uint64_t hash = mix64(std::hash<std::string_view>()(key));
+  if (auto* hit = memo.clean.find(hash, [&](const SelectionMemo::Entry& e) { return e.key == key; }))
+    return hit->selector;
+  return computed_selector(doc, n, class_attr, dynamic_attr, hash, file, sink, v, locate);
 }
 
 // Full conditions by (ancestors' condition, own condition): pages repeat the same few
@@ -271,6 +305,7 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
 
 TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
                                const Vocabulary& v, const TreeOptions& options, TreeConditions&& recycled) {
+  static const Condition no_condition;  // the root's ancestors: `true`
   TreeConditions out = std::move(recycled);
   out.full.clear();
   out.own.clear();
@@ -278,51 +313,46 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
   out.full.resize(doc.size());
   out.own.resize(doc.size());
   out.hidden.assign(doc.size(), 0);
-  struct Visitor : parse::TreeVisitor {
-    TreeConditions& out;
-    const std::string& file;
-    support::DiagnosticSink& sink;
-    const Vocabulary& v;
-    const TreeOptions& options;
-    Visitor(TreeConditions& o, const std::string& f, support::DiagnosticSink& s, const Vocabulary& voc,
-            const TreeOptions& opt)
-        : out(o), file(f), sink(s), v(voc), options(opt) {}
-    bool enter(const parse::Document& d, parse::NodeId node, std::span<const parse::NodeId> ancestors) override {
-      if (node >= out.full.size()) return false;
-      parse::NodeId parent = ancestors.empty() ? parse::kNoNode : ancestors.back();
-      std::uint8_t hidden = parent == parse::kNoNode ? 0 : out.hidden[parent];
-      const OwnSelector& own = own_selector_ref(d, node, file, sink, v, options.locate);
-      out.own[node] = own.condition;
-      if (own.has_selector) {
-        Condition inherited = parent == parse::kNoNode ? Condition() : out.full[parent];
-        // Overflowed conditions share `true`'s identity, so they are never kept.
-        bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
-        const void* a = inherited.identity();
-        const void* o = own.condition.identity();
-        std::uint64_t hash = PairMemo::hash(a, o);
-        ProbeTable<PairEntry>& pairs = pair_memo(v, options.lint_redundant).pairs;
-        const PairEntry* hit =
-            cacheable ? pairs.find(hash, [&](const PairEntry& e) { return e.ancestors.identity() == a && e.own.identity() == o; })
-                      : nullptr;
-        if (hit) {
-          out.full[node] = hit->full;
-        } else {
-          const parse::Node& n = d.node(node);
-          Where at = where_of(d, n.source, d.text(n), file, options.locate);
-          std::size_t reported = sink.warnings() + sink.errors();
-          out.full[node] = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
-          if (cacheable && sink.warnings() + sink.errors() == reported)
-            pairs.insert(hash, PairEntry{inherited, own.condition, out.full[node]});
-        }
-      } else if (parent != parse::kNoNode) {
-        out.full[node] = out.full[parent];
+  // The document order walk of parse::walk, written out: this visits every node of every
+  // page, and the visitor's virtual calls and ancestor span cost more than the work.
+  thread_local std::vector<parse::NodeId> path;  // ancestors of `node`
+  path.clear();
+  ProbeTable<PairEntry>& pairs = pair_memo(v, options.lint_redundant).pairs;
+  const OwnSelector& none = no_selector();
+  for (parse::NodeId node = doc.size() ? doc.root() : parse::kNoNode; node != parse::kNoNode;
+       node = parse::next_in_subtree(doc, doc.root(), node, true, path)) {
+    parse::NodeId parent = path.empty() ? parse::kNoNode : path.back();
+    std::uint8_t hidden = parent == parse::kNoNode ? 0 : out.hidden[parent];
+    const OwnSelector& own =
+        may_have_selector(doc.node(node)) ? own_selector_ref(doc, node, file, sink, v, options.locate) : none;
+    out.own[node] = own.condition;
+    if (own.has_selector) {
+      const Condition& inherited = parent == parse::kNoNode ? no_condition : out.full[parent];
+      // Overflowed conditions share `true`'s identity, so they are never kept.
+      bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
+      const void* a = inherited.identity();
+      const void* o = own.condition.identity();
+      std::uint64_t hash = PairMemo::hash(a, o);
+      const PairEntry* hit =
+          cacheable ? pairs.find(hash, [&](const PairEntry& e) { return e.ancestors.identity() == a && e.own.identity() == o; })
+                    : nullptr;
+      if (hit) {
+        out.full[node] = hit->full;
+      } else {
+        const parse::Node& n = doc.node(node);
+        Where at = where_of(doc, n.source, doc.text(n), file, options.locate);
+        std::size_t reported = sink.warnings() + sink.errors();
+        Condition full = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
+        if (cacheable && sink.warnings() + sink.errors() == reported)
+          pairs.insert(hash, PairEntry{inherited, own.condition, full});
+        out.full[node] = std::move(full);
       }
-      out.hidden[node] = hidden || own.projection == Projection::hide;
-      if (!own.projection_condition.is_true()) out.projection_only.emplace(node, own.projection_condition);
-      return true;
+    } else if (parent != parse::kNoNode) {
+      out.full[node] = out.full[parent];
     }
-  } visitor(out, file, sink, v, options);
-  parse::walk(doc, visitor);
+    out.hidden[node] = hidden || own.projection == Projection::hide;
+    if (!own.projection_condition.is_true()) out.projection_only.emplace(node, own.projection_condition);
+  }
   return out;
 }
 

@@ -196,6 +196,22 @@ out, mb, user, sys_ = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), 
 print(f"  output: {out / 1e6:.0f} MB written ({out / (mb * 1e6):.1f} bytes per page byte); "
       f"CPU: user {user:.2f} s, sys {sys_:.2f} s")
 PY
+# The floor under that sys time: the kernel storing the same number of bytes in a new
+# file on the same file system, with nothing computed (dd from /dev/zero, 1 MiB writes).
+# What it costs is time no amount of compiler work can win back: with it the compile can
+# at best reach text MB / floor seconds.
+floor_file="$compile_out/write-floor.$$"
+if /usr/bin/time -f '%e %U %S' -o "$work/floor.$$" dd if=/dev/zero of="$floor_file" bs=1M \
+     count=$(( (out_bytes + 1048575) / 1048576 )) status=none 2>/dev/null; then
+  read -r floor_wall floor_user floor_sys < "$work/floor.$$"
+  python3 - "$out_bytes" "$text_mb" "$floor_wall" "$floor_user" "$floor_sys" <<'PY'
+import sys
+out, mb, wall, user, sys_ = int(sys.argv[1]), float(sys.argv[2]), *map(float, sys.argv[3:6])
+print(f"  write floor: the same {out / 1e6:.0f} MB written by dd take {wall:.2f} s wall "
+      f"(CPU {user + sys_:.2f} s): at most {mb / max(wall, 0.01):.0f} MB/s of page text with no work at all")
+PY
+fi
+rm -f "$floor_file" "$work/floor.$$"
 # Real exports keep their newlines, so line restoration has nothing to do: the same
 # pages as restored text.
 rm -rf "$compile_out"

@@ -67,8 +67,7 @@ void utf8(Sink& out, std::uint32_t cp) {
 // yaml-cpp 0.7's Utils::WriteDoubleQuotedString (non-ASCII kept): \" \\ \n \t \r \b \f,
 // \xNN for other code points below 0x20 and for U+0080-U+00A0, \ufeff for a byte order
 // mark, code points re-encoded after decoding as above. Printable ASCII is copied in runs.
-void yaml_string(Sink& out, std::string_view s, bool verbatim) {
-  if (verbatim) return quoted_as_is(out, s);
+void yaml_string(Sink& out, std::string_view s) {
   out.reserve_more(6 * s.size());
   out.put('"');
   const char* p = s.data();

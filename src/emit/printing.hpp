@@ -14,7 +14,10 @@ namespace wikic::emit::printing {
 // A page's text for one file, written through a raw pointer: each event first reserves
 // room for the most it can write (every escape is at most six bytes per input byte, the
 // indentation and punctuation fit in `slack`), so single characters and short keys
-// cost a store rather than a std::string append each.
+// cost a store rather than a std::string append each. The common events take the
+// cursor (reserve_more), write through the functions below and hand it back (commit):
+// the compiler must assume that every byte stored through the sink's own pointer could
+// change that pointer, and reloaded and stored it around each character.
 class Sink {
 public:
   static constexpr std::size_t slack = 160;
@@ -22,24 +25,19 @@ public:
   void reserve(std::size_t n) {
     if (static_cast<std::size_t>(end_ - at_) < n) grow(n);
   }
-  /// Room for `n` bytes and `slack` more of indentation and punctuation: each writer
-  /// reserves before it writes.
-  void reserve_more(std::size_t n) { reserve(slack + n); }
+  /// Room for `n` bytes and `slack` more of indentation and punctuation; the cursor.
+  char* reserve_more(std::size_t n) {
+    reserve(slack + n);
+    return at_;
+  }
+  /// The cursor after writing through the one reserve_more returned.
+  void commit(char* at) { at_ = at; }
   void put(char c) { *at_++ = c; }
   void put(std::string_view s) {
     std::memcpy(at_, s.data(), s.size());
     at_ += s.size();
   }
   void put(const char* begin, const char* end) { put(std::string_view(begin, end - begin)); }
-  /// Copies `N` bytes from `src` (all readable) and keeps the first `n` of them: a copy
-  /// of a size known at compile time is a few stores, one of a run-time size a call to
-  /// memcpy, and the names and indentation written around every field are short.
-  /// The `N` bytes must fit in what was reserved.
-  template <std::size_t N>
-  void put_padded(const char* src, std::size_t n) {
-    std::memcpy(at_, src, N);
-    at_ += n;
-  }
   std::string_view text() const { return {buf_.get(), static_cast<std::size_t>(at_ - buf_.get())}; }
   void clear() { at_ = buf_.get(); }
 
@@ -59,6 +57,25 @@ private:
     end_ = buf_.get() + size;
   }
 };
+
+// Writing at a cursor: each returns the cursor after what it wrote.
+inline char* put(char* at, char c) {
+  *at = c;
+  return at + 1;
+}
+inline char* put(char* at, std::string_view s) {
+  std::memcpy(at, s.data(), s.size());
+  return at + s.size();
+}
+/// Copies `N` bytes from `src` (all readable) and keeps the first `n` of them: a copy
+/// of a size known at compile time is a few stores, one of a run-time size a call to
+/// memcpy, and the names and indentation written around every field are short.
+/// The `N` bytes must fit in what was reserved.
+template <std::size_t N>
+char* put_padded(char* at, const char* src, std::size_t n) {
+  std::memcpy(at, src, N);
+  return at + n;
+}
 
 // A field or element name of a layout with what each format writes for it, prepared at
 // compile time and padded to `room` bytes, so that writing it is one fixed-size copy.
@@ -105,11 +122,7 @@ constexpr const Key& operator""_key() {
   return key_of<Name>;
 }
 
-template <std::size_t N>
-void put(Sink& out, const Key::Form& form) {
-  out.put_padded<N>(form.text, form.size);
-}
-inline void put(Sink& out, const Key::Form& form) { put<Key::room>(out, form); }
+inline char* put(char* at, const Key::Form& form) { return put_padded<Key::room>(at, form.text, form.size); }
 
 // ",\n" and spaces: every line break of the printers, with or without a comma before it,
 // and its indentation is one fixed-size copy out of this. The layouts nest 16 deep at
@@ -126,23 +139,21 @@ struct Breaks {
 inline constexpr Breaks breaks{};
 
 /// A line break, after a comma if `comma`, and `indent` spaces (up to Breaks::most).
-inline void line_break(Sink& out, bool comma, std::size_t indent) {
-  out.put_padded<Breaks::most + 2>(breaks.text + !comma, 1 + comma + indent);
+inline char* line_break(char* at, bool comma, std::size_t indent) {
+  return put_padded<Breaks::most + 2>(at, breaks.text + !comma, 1 + comma + indent);
 }
 /// `indent` spaces (up to Breaks::most).
-inline void spaces(Sink& out, std::size_t indent) { out.put_padded<Breaks::most>(breaks.text + 2, indent); }
+inline char* spaces(char* at, std::size_t indent) { return put_padded<Breaks::most>(at, breaks.text + 2, indent); }
 
 /// A string no format changes, in the double quotes JSON and YAML both put around it.
-inline void quoted_as_is(Sink& out, std::string_view s) {
-  out.reserve_more(s.size());
-  out.put('"');
-  out.put(s);
-  out.put('"');
+inline char* quoted_as_is(char* at, std::string_view s) {
+  at = put(at, '"');
+  at = put(at, s);
+  return put(at, '"');
 }
 
 /// yaml-cpp 0.7's Utils::WriteDoubleQuotedString with non-ASCII kept, as its Emitter
-/// writes a YAML::DoubleQuoted string. `verbatim`: the caller knows that no byte needs
-/// an escape.
-void yaml_string(Sink& out, std::string_view s, bool verbatim);
+/// writes a YAML::DoubleQuoted string. Reserves for itself.
+void yaml_string(Sink& out, std::string_view s);
 
 }  // namespace wikic::emit::printing

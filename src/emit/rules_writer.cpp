@@ -79,9 +79,8 @@ bool verbatim_everywhere(std::string_view s) {
 }
 
 // JSON string as nlohmann's dump prints it with ensure_ascii off: \" \\ \b \f \n \r \t,
-// \u00xx for the other control characters, every other byte as is.
-void json_string(Sink& out, std::string_view s, bool verbatim) {
-  if (verbatim) return printing::quoted_as_is(out, s);
+// \u00xx for the other control characters, every other byte as is. Reserves for itself.
+void json_string(Sink& out, std::string_view s) {
   out.reserve_more(6 * s.size());
   out.put('"');
   std::size_t run = 0;
@@ -110,8 +109,11 @@ void json_string(Sink& out, std::string_view s, bool verbatim) {
   out.put('"');
 }
 
-// Room for a string field's text however each format escapes it.
-std::size_t room_for(std::string_view text, bool verbatim) { return verbatim ? text.size() : 6 * text.size(); }
+using printing::line_break;
+using printing::put;
+
+// The printers below write each event at a cursor (Sink::reserve_more … commit) and
+// read their own state into locals before writing: a byte stored could be any object.
 
 // nlohmann's dump(2): two spaces per level, ",\n" between members, "[]" for an empty list.
 class JsonPrinter {
@@ -119,73 +121,55 @@ public:
   Sink out;
 
   void begin_document(const Key& root, std::string_view version) {
-    out.reserve_more(version.size());
-    out.put('{');
+    char* at = put(out.reserve_more(version.size()), '{');
     first_[0] = true;
-    member(root);
-    out.put('"');
-    out.put(version);  // the schema's own version: nothing to escape
-    out.put('"');
+    at = member(at, root);
+    out.commit(printing::quoted_as_is(at, version));  // the schema's own version: nothing to escape
   }
-  void end_document() {
-    out.reserve_more(0);
-    out.put("\n}\n");
-  }
+  void end_document() { out.commit(put(out.reserve_more(0), "\n}\n")); }
   void string(const Key& key, std::string_view text, bool verbatim = false) {
-    out.reserve_more(room_for(text, verbatim));
-    member(key);
-    json_string(out, text, verbatim);
+    char* at = member(out.reserve_more(text.size()), key);
+    write(at, text, verbatim);
   }
   void plain(const Key& key, std::string_view text) {
-    out.reserve_more(text.size());
-    member(key);
-    out.put(text);
+    char* at = member(out.reserve_more(text.size()), key);
+    out.commit(put(at, text));
   }
-  void begin_object(const Key& key) {
-    out.reserve_more(0);
-    member(key);
-    open('{');
-  }
+  void begin_object(const Key& key) { open(member(out.reserve_more(0), key), '{'); }
   void end_object() { close('}'); }
-  void begin_list(const Key& key, const Key&, ListStyle) {
-    out.reserve_more(0);
-    member(key);
-    open('[');
-  }
+  void begin_list(const Key& key, const Key&, ListStyle) { open(member(out.reserve_more(0), key), '['); }
   void end_list() { close(']'); }
-  void item(std::string_view text, bool verbatim = false) {
-    out.reserve_more(room_for(text, verbatim));
-    next();
-    json_string(out, text, verbatim);
-  }
-  void begin_item() {
-    out.reserve_more(0);
-    next();
-    open('{');
-  }
+  void item(std::string_view text, bool verbatim = false) { write(next(out.reserve_more(text.size())), text, verbatim); }
+  void begin_item() { open(next(out.reserve_more(0)), '{'); }
   void end_item() { close('}'); }
 
 private:
   bool first_[max_depth] = {};
   std::size_t depth_ = 0;
 
-  void next() {
-    bool first = first_[depth_];
-    first_[depth_] = false;
-    printing::line_break(out, !first, 2 * (depth_ + 1));
+  void write(char* at, std::string_view text, bool verbatim) {
+    if (verbatim) return out.commit(printing::quoted_as_is(at, text));
+    out.commit(at);
+    json_string(out, text);
   }
-  void member(const Key& key) {
-    next();
-    printing::put(out, key.json);  // the layout's own keys need no escaping
+  char* next(char* at) {
+    std::size_t depth = depth_;
+    bool first = first_[depth];
+    first_[depth] = false;
+    return line_break(at, !first, 2 * (depth + 1));
   }
-  void open(char c) {
-    out.put(c);
+  char* member(char* at, const Key& key) {
+    return put(next(at), key.json);  // the layout's own keys need no escaping
+  }
+  void open(char* at, char c) {
     first_[++depth_] = true;
+    out.commit(put(at, c));
   }
   void close(char c) {
-    out.reserve_more(0);
-    if (!first_[depth_--]) printing::line_break(out, false, 2 * (depth_ + 1));
-    out.put(c);
+    char* at = out.reserve_more(0);
+    std::size_t depth = depth_--;
+    if (!first_[depth]) at = line_break(at, false, 2 * depth);
+    out.commit(put(at, c));
   }
 };
 
@@ -198,72 +182,57 @@ public:
 
   void begin_document(const Key& root, std::string_view version) {
     stack_[0] = {Kind::map, 0, 0, true};
-    out.reserve_more(version.size());
-    member(root);
-    out.put(": \"");
-    out.put(version);  // the schema's own version: nothing to escape
-    out.put('"');
+    char* at = put(member(out.reserve_more(version.size()), root), ": ");
+    out.commit(printing::quoted_as_is(at, version));  // the schema's own version: nothing to escape
   }
-  void end_document() {
-    out.reserve_more(0);
-    out.put('\n');
-  }
+  void end_document() { out.commit(put(out.reserve_more(0), '\n')); }
   void string(const Key& key, std::string_view text, bool verbatim = false) {
-    out.reserve_more(room_for(text, verbatim));
-    member(key);
-    out.put(": ");
-    printing::yaml_string(out, text, verbatim);
+    char* at = put(member(out.reserve_more(text.size()), key), ": ");
+    write(at, text, verbatim);
   }
   void plain(const Key& key, std::string_view text) {
-    out.reserve_more(text.size());
-    member(key);
-    out.put(": ");
-    out.put(text);
+    char* at = put(member(out.reserve_more(text.size()), key), ": ");
+    out.commit(put(at, text));
   }
   void begin_object(const Key& key) {
-    out.reserve_more(0);
-    member(key);
-    out.put(':');
     std::size_t column = stack_[depth_].column + 2;
+    out.commit(put(member(out.reserve_more(0), key), ':'));
     stack_[++depth_] = {Kind::map, column, 0, false};
   }
   void end_object() { --depth_; }
   void begin_list(const Key& key, const Key&, ListStyle style) {
-    out.reserve_more(0);
-    member(key);
     std::size_t column = stack_[depth_].column + 2;
+    char* at = member(out.reserve_more(0), key);
     if (style == ListStyle::scalars) {
-      out.put(": [");
+      out.commit(put(at, ": ["));
       stack_[++depth_] = {Kind::flow, column, 0, false};
     } else {
-      out.put(':');
+      out.commit(put(at, ':'));
       stack_[++depth_] = {Kind::block, column, 0, false};
     }
   }
   void end_list() {
     // An empty list counts as one of scalars: yaml-cpp then wrote it in flow style.
-    const Frame& f = stack_[depth_--];
-    out.reserve_more(0);
+    Frame f = stack_[depth_--];
+    char* at = out.reserve_more(0);
     if (f.kind == Kind::flow) {
-      out.put(']');
+      at = put(at, ']');
     } else if (f.count == 0) {
-      out.put(" []");
+      at = put(at, " []");
     }
+    out.commit(at);
   }
   void item(std::string_view text, bool verbatim = false) {
-    Frame& f = stack_[depth_];
-    out.reserve_more(room_for(text, verbatim));
-    if (f.count++ > 0) out.put(", ");
-    printing::yaml_string(out, text, verbatim);
+    char* at = out.reserve_more(text.size());
+    if (stack_[depth_].count++ > 0) at = put(at, ", ");
+    write(at, text, verbatim);
   }
   void begin_item() {
     Frame& f = stack_[depth_];
     ++f.count;
-    out.reserve_more(0);
-    printing::line_break(out, false, f.column);
-    out.put("- ");
-    std::size_t column = f.column + 2;
-    stack_[++depth_] = {Kind::map, column, 0, true};
+    std::size_t column = f.column;
+    out.commit(put(line_break(out.reserve_more(0), false, column), "- "));
+    stack_[++depth_] = {Kind::map, column + 2, 0, true};
   }
   void end_item() { --depth_; }
 
@@ -278,10 +247,16 @@ private:
   Frame stack_[max_depth];
   std::size_t depth_ = 0;
 
-  void member(const Key& key) {
+  void write(char* at, std::string_view text, bool verbatim) {
+    if (verbatim) return out.commit(printing::quoted_as_is(at, text));
+    out.commit(at);
+    printing::yaml_string(out, text);
+  }
+  char* member(char* at, const Key& key) {
     Frame& f = stack_[depth_];
-    if (f.count++ > 0 || !f.inline_first) printing::line_break(out, false, f.column);
-    printing::put(out, key.yaml);
+    std::size_t column = f.column;
+    if (f.count++ > 0 || !f.inline_first) at = line_break(at, false, column);
+    return put(at, key.yaml);
   }
 };
 
@@ -296,42 +271,34 @@ public:
   Sink out;
 
   void begin_document(const Key& root, std::string_view version) {
-    out.reserve_more(version.size());
-    out.put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    start_tag(root);
-    out.put(" version=\"");
-    out.put(version);  // the schema's own version: nothing to escape
-    out.put("\">\n");
+    char* at = put(out.reserve_more(version.size()), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    at = put(start_tag(at, root), " version=\"");
+    at = put(at, version);  // the schema's own version: nothing to escape
+    out.commit(put(at, "\">\n"));
     stack_[0] = {&root, nullptr, true};
   }
-  void end_document() {
-    out.reserve_more(0);
-    printing::put(out, stack_[0].name->xml_close);
-  }
+  void end_document() { out.commit(put(out.reserve_more(0), stack_[0].name->xml_close)); }
   void string(const Key& key, std::string_view text, bool verbatim = false) {
-    out.reserve_more(room_for(text, verbatim));
-    child();
-    printing::put(out, key.xml_open);
+    char* at = put(child(out.reserve_more(text.size())), key.xml_open);
     if (verbatim) {
-      out.put(text);
+      at = put(at, text);
     } else {
+      out.commit(at);
       escaped(text);
+      at = out.reserve_more(0);
     }
-    printing::put(out, key.xml_close);
+    out.commit(put(at, key.xml_close));
   }
   void plain(const Key& key, std::string_view text) {
-    out.reserve_more(text.size());
-    child();
-    printing::put(out, key.xml_open);
-    out.put(text);
-    printing::put(out, key.xml_close);
+    char* at = put(child(out.reserve_more(text.size())), key.xml_open);
+    out.commit(put(put(at, text), key.xml_close));
   }
   void begin_object(const Key& key) { begin(key, nullptr); }
   void end_object() { end(); }
   void begin_list(const Key& key, const Key& singular, ListStyle style) {
     begin(key, &singular);
     if (style == ListStyle::streamed) {
-      out.put(">\n");
+      out.commit(put(out.reserve_more(0), ">\n"));
       stack_[depth_].has_children = true;
     }
   }
@@ -350,31 +317,30 @@ private:
   std::size_t depth_ = 0;
 
   /// The start tag's "<name", without its ">".
-  void start_tag(const Key& key) { out.put_padded<Key::room>(key.xml_open.text, key.xml_open.size - 1); }
+  static char* start_tag(char* at, const Key& key) {
+    return printing::put_padded<Key::room>(at, key.xml_open.text, key.xml_open.size - 1);
+  }
   // A new line in the current element, indented.
-  void child() {
-    Frame& f = stack_[depth_];
+  char* child(char* at) {
+    std::size_t depth = depth_;
+    Frame& f = stack_[depth];
     if (!f.has_children) {
-      out.put(">\n");
       f.has_children = true;
+      at = put(at, ">\n");
     }
-    printing::spaces(out, 2 * (depth_ + 1));
+    return printing::spaces(at, 2 * (depth + 1));
   }
   void begin(const Key& name, const Key* singular) {
-    out.reserve_more(0);
-    child();
-    start_tag(name);
+    out.commit(start_tag(child(out.reserve_more(0)), name));
     stack_[++depth_] = {&name, singular, false};
   }
   void end() {
-    const Frame& f = stack_[depth_--];
-    out.reserve_more(0);
-    if (!f.has_children) {
-      out.put(" />\n");
-      return;
-    }
-    printing::spaces(out, 2 * (depth_ + 1));
-    printing::put(out, f.name->xml_close);
+    std::size_t depth = depth_--;
+    const Frame& f = stack_[depth];
+    char* at = out.reserve_more(0);
+    if (!f.has_children) return out.commit(put(at, " />\n"));
+    const Key& name = *f.name;
+    out.commit(put(printing::spaces(at, 2 * depth), name.xml_close));
   }
   void escaped(std::string_view s) {
     out.reserve_more(6 * s.size());

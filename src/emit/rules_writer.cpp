@@ -19,6 +19,9 @@
 #include <ostream>
 #include <sstream>
 #include <string_view>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "emit/printing.hpp"
 #include "support/scan.hpp"
@@ -56,25 +59,51 @@ static_assert(2 * (max_depth + 1) <= printing::Breaks::most);
 
 // The bytes some format changes: control characters, quote, backslash, markup
 // characters, DEL and every non-ASCII byte (yaml-cpp decodes and re-encodes them).
-constexpr std::array<bool, 256> special_bytes = [] {
-  std::array<bool, 256> t{};
-  for (int c = 0; c < 256; ++c) t[c] = c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '&' || c == '<' || c == '>';
-  return t;
-}();
+constexpr bool special_byte(unsigned char c) {
+  return c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '&' || c == '<' || c == '>';
+}
+
+#ifdef __SSE2__
+// Whether any of sixteen bytes is special_byte, in eleven vector operations: the
+// control bytes, DEL and the non-ASCII bytes are those below 0x21 once one is added
+// (signed); '"' and '&', '<' and '>' differ in one bit each.
+inline bool any_special(__m128i v) {
+  __m128i hit = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(1)), _mm_set1_epi8(0x21));
+  hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x04)), _mm_set1_epi8(0x26)));
+  hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x02)), _mm_set1_epi8(0x3e)));
+  hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+  return _mm_movemask_epi8(hit) != 0;
+}
+
+template <class Word>
+Word load(const char* p) {
+  Word w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+#endif
 
 // Whether no format changes any byte of `s`: then every printer copies it as it is, and
-// one scan answers for all three. Most strings of a page are such, and most are short:
-// sixteen bytes a step, the last step overlapping the one before, and a table below that.
+// one check answers for all three. Most strings of a page are such, and short (half of
+// a seed page's are below 16 bytes): one vector check for any length from 4 up to 16
+// bytes (two overlapping loads, the rest of the vector spaces), sixteen bytes a step
+// above with an overlapping last step, and the bytes one by one below 4.
 bool verbatim_everywhere(std::string_view s) {
   const char* p = s.data();
   std::size_t n = s.size();
+#ifdef __SSE2__
   if (n >= 16) {
-    std::size_t whole = n & ~std::size_t{15};
-    auto scan = support::scan_special<true, '"', '\\', '&', '<', '>', '\x7f'>;
-    return scan(p, 0, whole) == whole && (whole == n || scan(p, n - 16, n) == n);
+    for (std::size_t i = 0; i + 16 < n; i += 16)
+      if (any_special(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)))) return false;
+    return !any_special(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16)));
   }
+  constexpr std::int32_t spaces = 0x20202020;
+  if (n >= 8) return !any_special(_mm_set_epi64x(load<std::int64_t>(p + n - 8), load<std::int64_t>(p)));
+  if (n >= 4)
+    return !any_special(_mm_set_epi32(spaces, spaces, load<std::int32_t>(p + n - 4), load<std::int32_t>(p)));
+#endif
   for (std::size_t i = 0; i < n; ++i)
-    if (special_bytes[static_cast<unsigned char>(p[i])]) return false;
+    if (special_byte(static_cast<unsigned char>(p[i]))) return false;
   return true;
 }
 

@@ -310,7 +310,7 @@ public:
   void string(const Key& key, std::string_view text, bool verbatim = false) {
     char* at = put(child(out.reserve_more(text.size())), key.xml_open);
     if (verbatim) {
-      at = put(at, text);
+      at = printing::put_text(at, text);
     } else {
       out.commit(at);
       escaped(text);

@@ -9,7 +9,6 @@
 // reference and compares on hostile strings.
 #include "emit/rules_writer.hpp"
 
-#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>

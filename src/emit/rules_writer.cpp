@@ -9,7 +9,6 @@
 // reference and compares on hostile strings.
 #include "emit/rules_writer.hpp"
 
-#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -19,11 +18,19 @@
 #include <ostream>
 #include <sstream>
 #include <string_view>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
+#include "emit/printing.hpp"
 #include "support/scan.hpp"
 
 namespace wikic::emit {
 namespace {
+
+using printing::Key;
+using printing::Sink;
+using printing::operator""_key;
 
 // ---- the printers ---------------------------------------------------------------------
 //
@@ -34,7 +41,9 @@ namespace {
 //   begin_object(key) … end_object()
 //   begin_list(key, singular, style) … end_list(), with item(text) for a string item or
 //   begin_item() … end_item() for a record item (XML names items by `singular`).
-// Objects of the layout are never empty, lists may be.
+// Objects of the layout are never empty, lists may be. Every event reserves first what
+// it writes (the text's bytes, escaped at most six to one, and Sink::slack of names,
+// indentation and punctuation) and then writes without checking.
 
 enum class ListStyle {
   scalars,   ///< strings only: a flow sequence in YAML
@@ -44,71 +53,62 @@ enum class ListStyle {
 };
 
 constexpr std::size_t max_depth = 16;  // the layout nests 7 deep
+// Indentation is two columns a level in every format, plus the list item's dash in YAML.
+static_assert(2 * (max_depth + 1) <= printing::Breaks::most);
 
-// A page's text for one file, written through a raw pointer: each event first reserves
-// room for the most it can write (every escape is at most six bytes per input byte, the
-// indentation and punctuation fit in `slack`), so single characters and short keys
-// cost a store rather than a std::string append each.
-class Sink {
-public:
-  static constexpr std::size_t slack = 160;
-
-  void reserve(std::size_t n) {
-    if (static_cast<std::size_t>(end_ - at_) < n) grow(n);
-  }
-  /// Room for `n` bytes and `slack` more of indentation and punctuation: each writer
-  /// below reserves before it writes.
-  void reserve_more(std::size_t n) { reserve(slack + n); }
-  void put(char c) { *at_++ = c; }
-  void put(std::string_view s) {
-    std::memcpy(at_, s.data(), s.size());
-    at_ += s.size();
-  }
-  void put(const char* begin, const char* end) { put(std::string_view(begin, end - begin)); }
-  void spaces(std::size_t n) {
-    std::memset(at_, ' ', n);
-    at_ += n;
-  }
-  std::string_view text() const { return {buf_.get(), static_cast<std::size_t>(at_ - buf_.get())}; }
-  void clear() { at_ = buf_.get(); }
-
-private:
-  std::unique_ptr<char[]> buf_;
-  char* at_ = nullptr;
-  char* end_ = nullptr;
-
-  void grow(std::size_t n) {
-    std::size_t used = at_ - buf_.get();
-    std::size_t size = 2 * static_cast<std::size_t>(end_ - buf_.get());
-    size = std::max(size, used + n + 65536);
-    auto next = std::make_unique_for_overwrite<char[]>(size);
-    if (used > 0) std::memcpy(next.get(), buf_.get(), used);
-    buf_ = std::move(next);
-    at_ = buf_.get() + used;
-    end_ = buf_.get() + size;
-  }
-};
-
-// Whether no format changes any byte of `s` (no control character, quote, backslash,
-// markup character, DEL or non-ASCII byte): then every printer copies it as it is, and
-// one scan answers for all three. Most strings of a page are such.
-bool verbatim_everywhere(std::string_view s) {
-  return support::scan_special<true, '"', '\\', '&', '<', '>', '\x7f'>(s.data(), 0, s.size()) == s.size();
+// The bytes some format changes: control characters, quote, backslash, markup
+// characters, DEL and every non-ASCII byte (yaml-cpp decodes and re-encodes them).
+constexpr bool special_byte(unsigned char c) {
+  return c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '&' || c == '<' || c == '>';
 }
 
-// A string no format changes (verbatim_everywhere), in the double quotes JSON and YAML
-// both put around it.
-void quoted_as_is(Sink& out, std::string_view s) {
-  out.reserve_more(s.size());
-  out.put('"');
-  out.put(s);
-  out.put('"');
+#ifdef __SSE2__
+// Whether any of sixteen bytes is special_byte, in eleven vector operations: the
+// control bytes, DEL and the non-ASCII bytes are those below 0x21 once one is added
+// (signed); '"' and '&', '<' and '>' differ in one bit each.
+inline bool any_special(__m128i v) {
+  __m128i hit = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(1)), _mm_set1_epi8(0x21));
+  hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x04)), _mm_set1_epi8(0x26)));
+  hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x02)), _mm_set1_epi8(0x3e)));
+  hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+  return _mm_movemask_epi8(hit) != 0;
+}
+
+template <class Word>
+Word load(const char* p) {
+  Word w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+#endif
+
+// Whether no format changes any byte of `s`: then every printer copies it as it is, and
+// one check answers for all three. Most strings of a page are such, and short (half of
+// a seed page's are below 16 bytes): one vector check for any length from 4 up to 16
+// bytes (two overlapping loads, the rest of the vector spaces), sixteen bytes a step
+// above with an overlapping last step, and the bytes one by one below 4.
+bool verbatim_everywhere(std::string_view s) {
+  const char* p = s.data();
+  std::size_t n = s.size();
+#ifdef __SSE2__
+  if (n >= 16) {
+    for (std::size_t i = 0; i + 16 < n; i += 16)
+      if (any_special(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)))) return false;
+    return !any_special(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16)));
+  }
+  constexpr std::int32_t spaces = 0x20202020;
+  if (n >= 8) return !any_special(_mm_set_epi64x(load<std::int64_t>(p + n - 8), load<std::int64_t>(p)));
+  if (n >= 4)
+    return !any_special(_mm_set_epi32(spaces, spaces, load<std::int32_t>(p + n - 4), load<std::int32_t>(p)));
+#endif
+  for (std::size_t i = 0; i < n; ++i)
+    if (special_byte(static_cast<unsigned char>(p[i]))) return false;
+  return true;
 }
 
 // JSON string as nlohmann's dump prints it with ensure_ascii off: \" \\ \b \f \n \r \t,
-// \u00xx for the other control characters, every other byte as is.
-void json_string(Sink& out, std::string_view s, bool verbatim) {
-  if (verbatim) return quoted_as_is(out, s);
+// \u00xx for the other control characters, every other byte as is. Reserves for itself.
+void json_string(Sink& out, std::string_view s) {
   out.reserve_more(6 * s.size());
   out.put('"');
   std::size_t run = 0;
@@ -137,183 +137,69 @@ void json_string(Sink& out, std::string_view s, bool verbatim) {
   out.put('"');
 }
 
+using printing::line_break;
+using printing::put;
+
+// The printers below write each event at a cursor (Sink::reserve_more … commit) and
+// read their own state into locals before writing: a byte stored could be any object.
+
 // nlohmann's dump(2): two spaces per level, ",\n" between members, "[]" for an empty list.
 class JsonPrinter {
 public:
   Sink out;
 
-  void begin_document(std::string_view root, std::string_view version) {
-    out.reserve_more(root.size() + version.size());
-    out.put('{');
+  void begin_document(const Key& root, std::string_view version) {
+    char* at = put(out.reserve_more(version.size()), '{');
     first_[0] = true;
-    member(root);
-    out.put('"');
-    out.put(version);  // the schema's own version: nothing to escape
-    out.put('"');
+    at = member(at, root);
+    out.commit(printing::quoted_as_is(at, version));  // the schema's own version: nothing to escape
   }
-  void end_document() {
-    out.reserve_more(0);
-    out.put("\n}\n");
+  void end_document() { out.commit(put(out.reserve_more(0), "\n}\n")); }
+  void string(const Key& key, std::string_view text, bool verbatim = false) {
+    char* at = member(out.reserve_more(text.size()), key);
+    write(at, text, verbatim);
   }
-  void string(std::string_view key, std::string_view text, bool verbatim = false) {
-    member(key);
-    json_string(out, text, verbatim);
+  void plain(const Key& key, std::string_view text) {
+    char* at = member(out.reserve_more(text.size()), key);
+    out.commit(put(at, text));
   }
-  void plain(std::string_view key, std::string_view text) {
-    member(key);
-    out.reserve(text.size());
-    out.put(text);
-  }
-  void begin_object(std::string_view key) {
-    member(key);
-    open('{');
-  }
+  void begin_object(const Key& key) { open(member(out.reserve_more(0), key), '{'); }
   void end_object() { close('}'); }
-  void begin_list(std::string_view key, std::string_view, ListStyle) {
-    member(key);
-    open('[');
-  }
+  void begin_list(const Key& key, const Key&, ListStyle) { open(member(out.reserve_more(0), key), '['); }
   void end_list() { close(']'); }
-  void item(std::string_view text, bool verbatim = false) {
-    next();
-    json_string(out, text, verbatim);
-  }
-  void begin_item() {
-    next();
-    open('{');
-  }
+  void item(std::string_view text, bool verbatim = false) { write(next(out.reserve_more(text.size())), text, verbatim); }
+  void begin_item() { open(next(out.reserve_more(0)), '{'); }
   void end_item() { close('}'); }
 
 private:
   bool first_[max_depth] = {};
   std::size_t depth_ = 0;
 
-  void next() {
-    out.reserve_more(0);
-    out.put(first_[depth_] ? "\n" : ",\n");
-    first_[depth_] = false;
-    out.spaces(2 * (depth_ + 1));
+  void write(char* at, std::string_view text, bool verbatim) {
+    if (verbatim) return out.commit(printing::quoted_as_is(at, text));
+    out.commit(at);
+    json_string(out, text);
   }
-  void member(std::string_view key) {
-    next();
-    out.reserve_more(key.size());
-    out.put('"');
-    out.put(key);  // the layout's own keys need no escaping
-    out.put("\": ");
+  char* next(char* at) {
+    std::size_t depth = depth_;
+    bool first = first_[depth];
+    first_[depth] = false;
+    return line_break(at, !first, 2 * (depth + 1));
   }
-  void open(char c) {
-    out.reserve_more(0);
-    out.put(c);
+  char* member(char* at, const Key& key) {
+    return put(next(at), key.json);  // the layout's own keys need no escaping
+  }
+  void open(char* at, char c) {
     first_[++depth_] = true;
+    out.commit(put(at, c));
   }
   void close(char c) {
-    out.reserve_more(0);
-    if (!first_[depth_--]) {
-      out.put('\n');
-      out.spaces(2 * (depth_ + 1));
-    }
-    out.put(c);
+    char* at = out.reserve_more(0);
+    std::size_t depth = depth_--;
+    if (!first_[depth]) at = line_break(at, false, 2 * depth);
+    out.commit(put(at, c));
   }
 };
-
-// yaml-cpp 0.7's Utils::GetNextCodePointAndAdvance: the lead byte alone decides the
-// length (0x80-0xBF: a bad lead, 0xF8-0xFF: four bytes), overlong forms are accepted,
-// a missing trailing byte ends the sequence before it, and surrogates, values above
-// U+10FFFF, U+xxFFFE/U+xxFFFF and U+FDD0-U+FDEF become U+FFFD.
-std::uint32_t yaml_next_code_point(const char*& p, const char* end) {
-  constexpr std::uint32_t replacement = 0xFFFD;
-  auto lead = static_cast<unsigned char>(*p);
-  int n = 0;
-  switch (lead >> 4) {
-    case 12: case 13: n = 2; break;
-    case 14: n = 3; break;
-    case 15: n = 4; break;
-    default:
-      if (lead < 0x80) {
-        ++p;
-        return lead;
-      }
-      ++p;
-      return replacement;
-  }
-  std::uint32_t cp = lead & ~(0xFFu << (7 - n)) & 0xFF;
-  ++p;
-  for (--n; n > 0; ++p, --n) {
-    if (p == end || (static_cast<unsigned char>(*p) & 0xC0) != 0x80) {
-      cp = replacement;
-      break;
-    }
-    cp = (cp << 6) | (static_cast<unsigned char>(*p) & 0x3F);
-  }
-  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || (cp & 0xFFFE) == 0xFFFE ||
-      (cp >= 0xFDD0 && cp <= 0xFDEF))
-    cp = replacement;
-  return cp;
-}
-
-void utf8(Sink& out, std::uint32_t cp) {
-  if (cp <= 0x7F) {
-    out.put(static_cast<char>(cp));
-  } else if (cp <= 0x7FF) {
-    out.put(static_cast<char>(0xC0 | (cp >> 6)));
-    out.put(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp <= 0xFFFF) {
-    out.put(static_cast<char>(0xE0 | (cp >> 12)));
-    out.put(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.put(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.put(static_cast<char>(0xF0 | (cp >> 18)));
-    out.put(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.put(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.put(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-// yaml-cpp 0.7's Utils::WriteDoubleQuotedString (non-ASCII kept): \" \\ \n \t \r \b \f,
-// \xNN for other code points below 0x20 and for U+0080-U+00A0, \ufeff for a byte order
-// mark, code points re-encoded after decoding as above. Printable ASCII is copied in runs.
-void yaml_string(Sink& out, std::string_view s, bool verbatim) {
-  if (verbatim) return quoted_as_is(out, s);
-  out.reserve_more(6 * s.size());
-  out.put('"');
-  const char* p = s.data();
-  const char* end = p + s.size();
-  const char* run = p;
-  static constexpr char hex[] = "0123456789abcdef";
-  while (p != end) {
-    p = s.data() + support::scan_special<true, '"', '\\'>(s.data(), p - s.data(), s.size());
-    if (p == end) break;
-    auto c = static_cast<unsigned char>(*p);
-    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-      ++p;
-      continue;
-    }
-    out.put(run, p);
-    std::uint32_t cp = yaml_next_code_point(p, end);
-    run = p;
-    switch (cp) {
-      case '"': out.put("\\\""); break;
-      case '\\': out.put("\\\\"); break;
-      case '\n': out.put("\\n"); break;
-      case '\t': out.put("\\t"); break;
-      case '\r': out.put("\\r"); break;
-      case '\b': out.put("\\b"); break;
-      case '\f': out.put("\\f"); break;
-      default:
-        if (cp < 0x20 || (cp >= 0x80 && cp <= 0xA0)) {
-          out.put("\\x");
-          out.put(hex[cp >> 4]);
-          out.put(hex[cp & 15]);
-        } else if (cp == 0xFEFF) {
-          out.put("\\ufeff");
-        } else {
-          utf8(out, cp);
-        }
-    }
-  }
-  out.put(run, p);
-  out.put('"');
-}
 
 // yaml-cpp's Emitter for block maps (keys at one column, nested maps two further),
 // block sequences ("- " two further than their key, the item's map two further still,
@@ -322,72 +208,59 @@ class YamlPrinter {
 public:
   Sink out;
 
-  void begin_document(std::string_view root, std::string_view version) {
+  void begin_document(const Key& root, std::string_view version) {
     stack_[0] = {Kind::map, 0, 0, true};
-    member(root);
-    out.reserve_more(version.size());
-    out.put(": \"");
-    out.put(version);  // the schema's own version: nothing to escape
-    out.put('"');
+    char* at = put(member(out.reserve_more(version.size()), root), ": ");
+    out.commit(printing::quoted_as_is(at, version));  // the schema's own version: nothing to escape
   }
-  void end_document() {
-    out.reserve_more(0);
-    out.put('\n');
+  void end_document() { out.commit(put(out.reserve_more(0), '\n')); }
+  void string(const Key& key, std::string_view text, bool verbatim = false) {
+    char* at = put(member(out.reserve_more(text.size()), key), ": ");
+    write(at, text, verbatim);
   }
-  void string(std::string_view key, std::string_view text, bool verbatim = false) {
-    member(key);
-    out.put(": ");
-    yaml_string(out, text, verbatim);
+  void plain(const Key& key, std::string_view text) {
+    char* at = put(member(out.reserve_more(text.size()), key), ": ");
+    out.commit(put(at, text));
   }
-  void plain(std::string_view key, std::string_view text) {
-    member(key);
-    out.reserve_more(text.size());
-    out.put(": ");
-    out.put(text);
-  }
-  void begin_object(std::string_view key) {
-    member(key);
-    out.put(':');
+  void begin_object(const Key& key) {
     std::size_t column = stack_[depth_].column + 2;
+    out.commit(put(member(out.reserve_more(0), key), ':'));
     stack_[++depth_] = {Kind::map, column, 0, false};
   }
   void end_object() { --depth_; }
-  void begin_list(std::string_view key, std::string_view, ListStyle style) {
-    member(key);
+  void begin_list(const Key& key, const Key&, ListStyle style) {
     std::size_t column = stack_[depth_].column + 2;
+    char* at = member(out.reserve_more(0), key);
     if (style == ListStyle::scalars) {
-      out.put(": [");
+      out.commit(put(at, ": ["));
       stack_[++depth_] = {Kind::flow, column, 0, false};
     } else {
-      out.put(':');
+      out.commit(put(at, ':'));
       stack_[++depth_] = {Kind::block, column, 0, false};
     }
   }
   void end_list() {
     // An empty list counts as one of scalars: yaml-cpp then wrote it in flow style.
-    const Frame& f = stack_[depth_--];
-    out.reserve_more(0);
+    Frame f = stack_[depth_--];
+    char* at = out.reserve_more(0);
     if (f.kind == Kind::flow) {
-      out.put(']');
+      at = put(at, ']');
     } else if (f.count == 0) {
-      out.put(" []");
+      at = put(at, " []");
     }
+    out.commit(at);
   }
   void item(std::string_view text, bool verbatim = false) {
-    Frame& f = stack_[depth_];
-    out.reserve_more(0);
-    if (f.count++ > 0) out.put(", ");
-    yaml_string(out, text, verbatim);
+    char* at = out.reserve_more(text.size());
+    if (stack_[depth_].count++ > 0) at = put(at, ", ");
+    write(at, text, verbatim);
   }
   void begin_item() {
     Frame& f = stack_[depth_];
     ++f.count;
-    out.reserve_more(0);
-    out.put('\n');
-    out.spaces(f.column);
-    out.put("- ");
-    std::size_t column = f.column + 2;
-    stack_[++depth_] = {Kind::map, column, 0, true};
+    std::size_t column = f.column;
+    out.commit(put(line_break(out.reserve_more(0), false, column), "- "));
+    stack_[++depth_] = {Kind::map, column + 2, 0, true};
   }
   void end_item() { --depth_; }
 
@@ -402,15 +275,16 @@ private:
   Frame stack_[max_depth];
   std::size_t depth_ = 0;
 
-  // Also leaves `slack` for what follows the key (": ", ": [").
-  void member(std::string_view key) {
+  void write(char* at, std::string_view text, bool verbatim) {
+    if (verbatim) return out.commit(printing::quoted_as_is(at, text));
+    out.commit(at);
+    printing::yaml_string(out, text);
+  }
+  char* member(char* at, const Key& key) {
     Frame& f = stack_[depth_];
-    out.reserve_more(key.size());
-    if (f.count++ > 0 || !f.inline_first) {
-      out.put('\n');
-      out.spaces(f.column);
-    }
-    out.put(key);
+    std::size_t column = f.column;
+    if (f.count++ > 0 || !f.inline_first) at = line_break(at, false, column);
+    return put(at, key.yaml);
   }
 };
 
@@ -424,97 +298,77 @@ class XmlPrinter {
 public:
   Sink out;
 
-  void begin_document(std::string_view root, std::string_view version) {
-    out.reserve_more(root.size() + version.size());
-    out.put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<");
-    out.put(root);
-    out.put(" version=\"");
-    out.put(version);  // the schema's own version: nothing to escape
-    out.put("\">\n");
-    stack_[0] = {root, {}, true};
+  void begin_document(const Key& root, std::string_view version) {
+    char* at = put(out.reserve_more(version.size()), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    at = put(start_tag(at, root), " version=\"");
+    at = put(at, version);  // the schema's own version: nothing to escape
+    out.commit(put(at, "\">\n"));
+    stack_[0] = {&root, nullptr, true};
   }
-  void end_document() {
-    out.reserve_more(stack_[0].name.size());
-    out.put("</");
-    out.put(stack_[0].name);
-    out.put(">\n");
-  }
-  void string(std::string_view key, std::string_view text, bool verbatim = false) {
-    open_tag(key);
+  void end_document() { out.commit(put(out.reserve_more(0), stack_[0].name->xml_close)); }
+  void string(const Key& key, std::string_view text, bool verbatim = false) {
+    char* at = put(child(out.reserve_more(text.size())), key.xml_open);
     if (verbatim) {
-      out.reserve(text.size());
-      out.put(text);
+      at = printing::put_text(at, text);
     } else {
+      out.commit(at);
       escaped(text);
+      at = out.reserve_more(0);
     }
-    close_tag(key);
+    out.commit(put(at, key.xml_close));
   }
-  void plain(std::string_view key, std::string_view text) {
-    open_tag(key);
-    out.reserve(text.size());
-    out.put(text);
-    close_tag(key);
+  void plain(const Key& key, std::string_view text) {
+    char* at = put(child(out.reserve_more(text.size())), key.xml_open);
+    out.commit(put(put(at, text), key.xml_close));
   }
-  void begin_object(std::string_view key) { begin(key, {}); }
+  void begin_object(const Key& key) { begin(key, nullptr); }
   void end_object() { end(); }
-  void begin_list(std::string_view key, std::string_view singular, ListStyle style) {
-    begin(key, singular);
+  void begin_list(const Key& key, const Key& singular, ListStyle style) {
+    begin(key, &singular);
     if (style == ListStyle::streamed) {
-      out.reserve_more(0);
-      out.put(">\n");
+      out.commit(put(out.reserve_more(0), ">\n"));
       stack_[depth_].has_children = true;
     }
   }
   void end_list() { end(); }
-  void item(std::string_view text, bool verbatim = false) { string(stack_[depth_].singular, text, verbatim); }
-  void begin_item() { begin(stack_[depth_].singular, {}); }
+  void item(std::string_view text, bool verbatim = false) { string(*stack_[depth_].singular, text, verbatim); }
+  void begin_item() { begin(*stack_[depth_].singular, nullptr); }
   void end_item() { end(); }
 
 private:
   struct Frame {
-    std::string_view name, singular;
+    const Key* name = nullptr;
+    const Key* singular = nullptr;
     bool has_children = false;  ///< the start tag's ">" is written
   };
   Frame stack_[max_depth];
   std::size_t depth_ = 0;
 
-  // Also leaves `slack` for the tag that follows, its name (`name` bytes) not counted.
-  void child(std::size_t name) {
-    out.reserve_more(name);
-    Frame& f = stack_[depth_];
+  /// The start tag's "<name", without its ">".
+  static char* start_tag(char* at, const Key& key) {
+    return printing::put_padded<Key::room>(at, key.xml_open.text, key.xml_open.size - 1);
+  }
+  // A new line in the current element, indented.
+  char* child(char* at) {
+    std::size_t depth = depth_;
+    Frame& f = stack_[depth];
     if (!f.has_children) {
-      out.put(">\n");
       f.has_children = true;
+      at = put(at, ">\n");
     }
-    out.spaces(2 * (depth_ + 1));
+    return printing::spaces(at, 2 * (depth + 1));
   }
-  void open_tag(std::string_view name) {
-    child(name.size());
-    out.put('<');
-    out.put(name);
-    out.put('>');
-  }
-  void close_tag(std::string_view name) {
-    out.reserve_more(name.size());
-    out.put("</");
-    out.put(name);
-    out.put(">\n");
-  }
-  void begin(std::string_view name, std::string_view singular) {
-    child(name.size());
-    out.put('<');
-    out.put(name);
-    stack_[++depth_] = {name, singular, false};
+  void begin(const Key& name, const Key* singular) {
+    out.commit(start_tag(child(out.reserve_more(0)), name));
+    stack_[++depth_] = {&name, singular, false};
   }
   void end() {
-    const Frame& f = stack_[depth_--];
-    out.reserve_more(f.name.size());
-    if (!f.has_children) {
-      out.put(" />\n");
-      return;
-    }
-    out.spaces(2 * (depth_ + 1));
-    close_tag(f.name);
+    std::size_t depth = depth_--;
+    const Frame& f = stack_[depth];
+    char* at = out.reserve_more(0);
+    if (!f.has_children) return out.commit(put(at, " />\n"));
+    const Key& name = *f.name;
+    out.commit(put(printing::spaces(at, 2 * depth), name.xml_close));
   }
   void escaped(std::string_view s) {
     out.reserve_more(6 * s.size());
@@ -571,17 +425,17 @@ struct Number {
 };
 
 template <class Out>
-void unsigned_field(Out& out, std::string_view key, std::uint64_t v) {
+void unsigned_field(Out& out, const Key& key, std::uint64_t v) {
   out.plain(key, Number(v).text());
 }
 
 template <class Out>
-void boolean_field(Out& out, std::string_view key, bool v) {
+void boolean_field(Out& out, const Key& key, bool v) {
   out.plain(key, v ? "true" : "false");
 }
 
 template <class Out>
-void string_list(Out& out, std::string_view key, std::string_view singular,
+void string_list(Out& out, const Key& key, const Key& singular,
                  const std::vector<std::string>& items) {
   out.begin_list(key, singular, ListStyle::scalars);
   for (const auto& s : items) out.item(s);
@@ -589,26 +443,26 @@ void string_list(Out& out, std::string_view key, std::string_view singular,
 }
 
 template <class Out>
-void variants(Out& out, std::string_view key, const extract::Variants& v) {
+void variants(Out& out, const Key& key, const extract::Variants& v) {
   if (v.uniform) {
     out.string(key, v.text);
     return;
   }
   out.begin_object(key);
-  out.string("C1", v.c1);
-  out.string("C2", v.c2);
-  out.string("WE", v.we);
+  out.string("C1"_key, v.c1);
+  out.string("C2"_key, v.c2);
+  out.string("WE"_key, v.we);
   out.end_object();
 }
 
 // Texts each under a condition relative to the rule: its notes, its text's parts.
 template <class Out, class Item>
-void conditioned_texts(Out& out, std::string_view key, std::string_view singular, const std::vector<Item>& list) {
+void conditioned_texts(Out& out, const Key& key, const Key& singular, const std::vector<Item>& list) {
   out.begin_list(key, singular, ListStyle::records);
   for (const auto& p : list) {
     out.begin_item();
-    out.string("when", p.when);
-    variants(out, "text", p.text);
+    out.string("when"_key, p.when);
+    variants(out, "text"_key, p.text);
     out.end_item();
   }
   out.end_list();
@@ -617,31 +471,31 @@ void conditioned_texts(Out& out, std::string_view key, std::string_view singular
 // Written only when the text has parts: most rules have none, and their records stay
 // as they were.
 template <class Out>
-void parts(Out& out, std::string_view key, const std::vector<extract::TextPart>& list) {
-  if (!list.empty()) conditioned_texts(out, key, "part", list);
+void parts(Out& out, const Key& key, const std::vector<extract::TextPart>& list) {
+  if (!list.empty()) conditioned_texts(out, key, "part"_key, list);
 }
 
 template <class Out>
 void points(Out& out, const extract::Rule& r) {
   if (r.points_unparsed) {
-    out.string("points", "unparsed");
+    out.string("points"_key, "unparsed");
     return;
   }
-  out.begin_list("points", "entry", ListStyle::records);
+  out.begin_list("points"_key, "entry"_key, ListStyle::records);
   for (const auto& e : r.points) {
     const extract::Points& p = e.points;
     out.begin_item();
-    out.string("op", extract::to_string(p.op));
+    out.string("op"_key, extract::to_string(p.op));
     // A named quantity has no value, unless it is subtracted: then value -1 is its factor.
-    if (p.quantity.empty() || p.value < 0) out.plain("value", Number(p.value).text());
-    if (!p.quantity.empty()) out.string("quantity", p.quantity);
-    if (p.op == extract::PointsOp::fraction) out.plain("denominator", Number(p.denominator).text());
-    if (!p.basis.empty()) out.string("basis", p.basis);
-    if (!p.per.empty()) out.string("per", p.per);
-    if (!p.rounding.empty()) out.string("rounding", p.rounding);
-    out.string("when", e.when);
-    if (!e.editions.empty()) string_list(out, "editions", "edition", e.editions);
-    out.string("text", p.text);
+    if (p.quantity.empty() || p.value < 0) out.plain("value"_key, Number(p.value).text());
+    if (!p.quantity.empty()) out.string("quantity"_key, p.quantity);
+    if (p.op == extract::PointsOp::fraction) out.plain("denominator"_key, Number(p.denominator).text());
+    if (!p.basis.empty()) out.string("basis"_key, p.basis);
+    if (!p.per.empty()) out.string("per"_key, p.per);
+    if (!p.rounding.empty()) out.string("rounding"_key, p.rounding);
+    out.string("when"_key, e.when);
+    if (!e.editions.empty()) string_list(out, "editions"_key, "edition"_key, e.editions);
+    out.string("text"_key, p.text);
     out.end_item();
   }
   out.end_list();
@@ -650,35 +504,35 @@ void points(Out& out, const extract::Rule& r) {
 template <class Out>
 void rule(Out& out, const extract::Rule& r) {
   out.begin_item();
-  out.string("id", r.id);
-  if (!r.parent.empty()) out.string("parent", r.parent);
-  out.string("section", r.section);
-  out.string("phase", r.phase);
-  out.string("round", r.round);
-  out.string("step", r.step);
-  out.string("block", r.block);
-  out.string("kind", r.kind);
-  boolean_field(out, "core", r.core);
-  out.string("when", r.when);
-  string_list(out, "atoms", "atom", r.atoms);
-  string_list(out, "triggers", "trigger", r.triggers);
-  variants(out, "description", r.description);
-  parts(out, "description-parts", r.description_parts);
-  variants(out, "rules", r.rules);
-  parts(out, "rules-parts", r.rules_parts);
-  conditioned_texts(out, "notes", "note", r.notes);
-  string_list(out, "references", "reference", r.references);
+  out.string("id"_key, r.id);
+  if (!r.parent.empty()) out.string("parent"_key, r.parent);
+  out.string("section"_key, r.section);
+  out.string("phase"_key, r.phase);
+  out.string("round"_key, r.round);
+  out.string("step"_key, r.step);
+  out.string("block"_key, r.block);
+  out.string("kind"_key, r.kind);
+  boolean_field(out, "core"_key, r.core);
+  out.string("when"_key, r.when);
+  string_list(out, "atoms"_key, "atom"_key, r.atoms);
+  string_list(out, "triggers"_key, "trigger"_key, r.triggers);
+  variants(out, "description"_key, r.description);
+  parts(out, "description-parts"_key, r.description_parts);
+  variants(out, "rules"_key, r.rules);
+  parts(out, "rules-parts"_key, r.rules_parts);
+  conditioned_texts(out, "notes"_key, "note"_key, r.notes);
+  string_list(out, "references"_key, "reference"_key, r.references);
   points(out, r);
   const extract::RuleSource& s = r.source;
-  out.begin_object("source");
-  out.string("page", s.page);
-  unsigned_field(out, "revision", s.revision);
-  out.string("file", s.file);
-  unsigned_field(out, "line", s.line);
-  unsigned_field(out, "column", s.column);
-  if (s.offset >= 0) out.plain("offset", Number(s.offset).text());
-  out.string("origin", s.origin);
-  string_list(out, "chain", "template", s.chain);
+  out.begin_object("source"_key);
+  out.string("page"_key, s.page);
+  unsigned_field(out, "revision"_key, s.revision);
+  out.string("file"_key, s.file);
+  unsigned_field(out, "line"_key, s.line);
+  unsigned_field(out, "column"_key, s.column);
+  if (s.offset >= 0) out.plain("offset"_key, Number(s.offset).text());
+  out.string("origin"_key, s.origin);
+  string_list(out, "chain"_key, "template"_key, s.chain);
   out.end_object();
   out.end_item();
 }
@@ -686,44 +540,44 @@ void rule(Out& out, const extract::Rule& r) {
 template <class Out>
 void write_header(Out& out, const RulesHeader& h) {
   // The format version is the first field in JSON and YAML, the root's attribute in XML.
-  out.begin_document("wikic-rules", rules_schema_version);
-  out.string("sitename", h.sitename);
-  out.string("dump-date", h.dump_date);
-  out.string("dump-date-source", "latest revision timestamp");
-  out.plain("vocabulary-version", Number(std::int64_t{h.vocabulary_version}).text());
-  out.plain("mapping-version", Number(std::int64_t{h.mapping_version}).text());
-  out.begin_list("pages", "page", ListStyle::streamed);
+  out.begin_document("wikic-rules"_key, rules_schema_version);
+  out.string("sitename"_key, h.sitename);
+  out.string("dump-date"_key, h.dump_date);
+  out.string("dump-date-source"_key, "latest revision timestamp");
+  out.plain("vocabulary-version"_key, Number(std::int64_t{h.vocabulary_version}).text());
+  out.plain("mapping-version"_key, Number(std::int64_t{h.mapping_version}).text());
+  out.begin_list("pages"_key, "page"_key, ListStyle::streamed);
 }
 
 template <class Out>
 void write_page(Out& out, const extract::PageRules& p) {
   out.begin_item();
-  out.string("title", p.title);
-  unsigned_field(out, "revision", p.revision);
-  out.string("timestamp", p.timestamp);
-  out.begin_object("scoring-cells");
-  unsigned_field(out, "total", p.cells.total);
-  unsigned_field(out, "unaccounted", p.cells.unaccounted);
-  out.begin_list("uses", "cell-use", ListStyle::records);
+  out.string("title"_key, p.title);
+  unsigned_field(out, "revision"_key, p.revision);
+  out.string("timestamp"_key, p.timestamp);
+  out.begin_object("scoring-cells"_key);
+  unsigned_field(out, "total"_key, p.cells.total);
+  unsigned_field(out, "unaccounted"_key, p.cells.unaccounted);
+  out.begin_list("uses"_key, "cell-use"_key, ListStyle::records);
   for (const auto& [use, n] : p.cells.by_use) {
     out.begin_item();
-    out.string("use", use);
-    unsigned_field(out, "count", n);
+    out.string("use"_key, use);
+    unsigned_field(out, "count"_key, n);
     out.end_item();
   }
   out.end_list();
   out.end_object();
-  out.begin_list("rules", "rule", ListStyle::records);
+  out.begin_list("rules"_key, "rule"_key, ListStyle::records);
   for (const auto& r : p.rules) rule(out, r);
   out.end_list();
-  out.begin_list("non-rules", "non-rule", ListStyle::records);
+  out.begin_list("non-rules"_key, "non-rule"_key, ListStyle::records);
   for (const auto& n : p.non_rules) {
     out.begin_item();
-    out.string("reason", n.reason);
-    out.string("text", n.text);
-    unsigned_field(out, "line", n.line);
-    unsigned_field(out, "column", n.column);
-    unsigned_field(out, "scoring-cells", n.scoring_cells);
+    out.string("reason"_key, n.reason);
+    out.string("text"_key, n.text);
+    unsigned_field(out, "line"_key, n.line);
+    unsigned_field(out, "column"_key, n.column);
+    unsigned_field(out, "scoring-cells"_key, n.scoring_cells);
     out.end_item();
   }
   out.end_list();
@@ -733,13 +587,13 @@ void write_page(Out& out, const extract::PageRules& p) {
 template <class Out>
 void write_summary(Out& out, const RulesTotals& t) {
   out.end_list();  // pages
-  out.begin_object("summary");
-  unsigned_field(out, "pages", t.pages);
-  unsigned_field(out, "rules", t.rules);
-  unsigned_field(out, "sub-rules", t.sub_rules);
-  unsigned_field(out, "non-rules", t.non_rules);
-  unsigned_field(out, "unparsed-points", t.unparsed);
-  unsigned_field(out, "id-collisions", t.collisions);
+  out.begin_object("summary"_key);
+  unsigned_field(out, "pages"_key, t.pages);
+  unsigned_field(out, "rules"_key, t.rules);
+  unsigned_field(out, "sub-rules"_key, t.sub_rules);
+  unsigned_field(out, "non-rules"_key, t.non_rules);
+  unsigned_field(out, "unparsed-points"_key, t.unparsed);
+  unsigned_field(out, "id-collisions"_key, t.collisions);
   out.end_object();
   out.end_document();
 }
@@ -754,7 +608,7 @@ struct RulesWriter::Printers {
   XmlPrinter xml;
   JsonPrinter json;
 
-  void begin_document(std::string_view root, std::string_view version) {
+  void begin_document(const Key& root, std::string_view version) {
     yaml.begin_document(root, version);
     xml.begin_document(root, version);
     json.begin_document(root, version);
@@ -764,18 +618,18 @@ struct RulesWriter::Printers {
     xml.end_document();
     json.end_document();
   }
-  void string(std::string_view key, std::string_view text) {
+  void string(const Key& key, std::string_view text) {
     bool verbatim = verbatim_everywhere(text);
     yaml.string(key, text, verbatim);
     xml.string(key, text, verbatim);
     json.string(key, text, verbatim);
   }
-  void plain(std::string_view key, std::string_view text) {
+  void plain(const Key& key, std::string_view text) {
     yaml.plain(key, text);
     xml.plain(key, text);
     json.plain(key, text);
   }
-  void begin_object(std::string_view key) {
+  void begin_object(const Key& key) {
     yaml.begin_object(key);
     xml.begin_object(key);
     json.begin_object(key);
@@ -785,7 +639,7 @@ struct RulesWriter::Printers {
     xml.end_object();
     json.end_object();
   }
-  void begin_list(std::string_view key, std::string_view singular, ListStyle style) {
+  void begin_list(const Key& key, const Key& singular, ListStyle style) {
     yaml.begin_list(key, singular, style);
     xml.begin_list(key, singular, style);
     json.begin_list(key, singular, style);

@@ -2,6 +2,7 @@
 // of hostile strings are printed by RulesWriter and by a reference built on nlohmann
 // (ordered_json, dump(2)), yaml-cpp's Emitter and pugixml's print, which must agree byte
 // for byte; the direct output must also read back to the same values in each library.
+// The page manifest's pages.yaml likewise against yaml-cpp's Emitter.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include "cli/pipeline.hpp"
+#include "emit/manifest.hpp"
 #include "emit/rules_writer.hpp"
 #include "expand/expander.hpp"
 #include "ingest/input.hpp"
@@ -483,6 +485,28 @@ TEST_CASE("ill-formed UTF-8 prints as the libraries print it") {
   check_same(database(random_pool, 40), false);
 }
 
+TEST_CASE("a byte to escape anywhere in a string of any length prints as the libraries print it") {
+  // The writer decides once per string whether any format escapes a byte, in steps of
+  // several bytes (overlapping for lengths that are no multiple of a step): a byte it
+  // missed would be copied as it is.
+  std::vector<std::string> pool;
+  const std::vector<std::string> specials = {"\"", "\\", "&", "<", ">", "\x7f", "\x01", "\x1f", "\n", "\xc3\xa9",
+                                             "\xe2\x80\xa8"};
+  for (std::size_t n : {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 31, 32, 33, 47, 48, 49, 64, 65}) {
+    pool.emplace_back(n, 'a');
+    for (std::size_t at = 0; at < n; ++at)
+      for (const auto& c : specials) pool.push_back(std::string(at, 'x') + c + std::string(n - at - 1, 'y'));
+  }
+  // Near misses of the vector test's bit tricks: to copy as they are.
+  pool.push_back("!#$%'()*+,-./0123456789:;=?@[]^_`{|}~ ");
+  auto db = database(hostile_strings(), 0);
+  auto page = page_from(hostile_strings(), 1);
+  page.rules[0].references = pool;
+  page.rules[0].atoms = {pool.rbegin(), pool.rend()};
+  db.add(page);
+  check_same(db, true);
+}
+
 TEST_CASE("the direct output reads back to the same values") {
   auto db = database(hostile_strings(), 3);
   auto files = db.render();
@@ -550,4 +574,111 @@ TEST_CASE("U+FFFE and U+FFFF, valid UTF-8 but not XML characters, keep rules.xml
   test::ScratchDir dir;
   test::spit(dir / "rules.xml", files.xml);
   CHECK(std::system(("xmllint --noout " + (dir / "rules.xml").string() + " 2>/dev/null").c_str()) == 0);
+}
+
+// ---- the page manifest -----------------------------------------------------------------
+
+namespace {
+
+// pages.yaml as yaml-cpp's Emitter wrote all of it before the pages had their own printer.
+std::string reference_manifest_yaml(const emit::Manifest& m) {
+  YAML::Emitter out;
+  out.SetIndent(2);
+  out << YAML::BeginMap;
+  out << YAML::Key << "wikic-pages" << YAML::Value << emit::manifest_schema_version;
+  out << YAML::Key << "inputs" << YAML::Value << YAML::BeginSeq;
+  for (const auto& in : m.inputs()) {
+    out << YAML::BeginMap << YAML::Key << "file" << YAML::Value << in.file;
+    out << YAML::Key << "sitename" << YAML::Value << YAML::DoubleQuoted << in.sitename;
+    out << YAML::Key << "dbname" << YAML::Value << YAML::DoubleQuoted << in.dbname;
+    out << YAML::Key << "base" << YAML::Value << YAML::DoubleQuoted << in.base;
+    out << YAML::Key << "generator" << YAML::Value << YAML::DoubleQuoted << in.generator;
+    out << YAML::Key << "language" << YAML::Value << YAML::DoubleQuoted << in.language;
+    out << YAML::Key << "schema-version" << YAML::Value << YAML::DoubleQuoted << in.schema_version;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  out << YAML::Key << "pages" << YAML::Value << YAML::BeginSeq;
+  for (const auto& p : m.pages()) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "title" << YAML::Value << YAML::DoubleQuoted << p.title;
+    out << YAML::Key << "ns" << YAML::Value << p.ns;
+    out << YAML::Key << "id" << YAML::Value << p.id;
+    out << YAML::Key << "language" << YAML::Value << YAML::DoubleQuoted << p.language;
+    if (!p.redirect.empty()) out << YAML::Key << "redirect" << YAML::Value << YAML::DoubleQuoted << p.redirect;
+    out << YAML::Key << "revision" << YAML::Value << p.revision;
+    out << YAML::Key << "parent" << YAML::Value << p.parent;
+    out << YAML::Key << "timestamp" << YAML::Value << YAML::DoubleQuoted << p.timestamp;
+    out << YAML::Key << "contributor" << YAML::Value << YAML::DoubleQuoted << p.contributor;
+    out << YAML::Key << "model" << YAML::Value << YAML::DoubleQuoted << p.model;
+    out << YAML::Key << "format" << YAML::Value << YAML::DoubleQuoted << p.format;
+    out << YAML::Key << "bytes" << YAML::Value << p.bytes;
+    out << YAML::Key << "sha1" << YAML::Value << YAML::DoubleQuoted << p.sha1;
+    out << YAML::Key << "sha1-computed" << YAML::Value << p.sha1_computed;
+    out << YAML::Key << "revisions-in-input" << YAML::Value << p.revisions_in_input;
+    out << YAML::Key << "source" << YAML::Value << YAML::DoubleQuoted
+        << p.file + ":" + std::to_string(p.at.line) + ":" + std::to_string(p.at.column);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+// `n` pages whose every string comes from `pool`, over several input files (a new one
+// every third page, so inputs repeat their site fields), with titles seen twice, both
+// kinds of contributor, redirects or none, and the extremes of each number.
+emit::Manifest manifest_from(const std::vector<std::string>& pool, std::size_t n) {
+  emit::Manifest m;
+  support::DiagnosticSink sink;
+  auto str = [&](std::size_t i) { return pool[i % pool.size()]; };
+  for (std::size_t k = 0; k < n; ++k) {
+    ingest::SiteInfo site;
+    site.sitename = str(k);
+    site.dbname = str(k + 1);
+    site.base = str(k + 2);
+    site.generator = str(k + 3);
+    site.language = str(k + 4);
+    site.schema_version = str(k + 5);
+    ingest::Page page;
+    page.title = str(k / 2 + 6);
+    page.ns = static_cast<int>(k % 5) - 2;
+    page.id = k % 4 == 0 ? std::numeric_limits<std::uint64_t>::max() : k;
+    page.redirect = k % 3 == 1 ? str(k + 7) : "";
+    page.language = str(k + 8);
+    page.revisions_in_input = k % 7;
+    page.revision.id = k * 1000003;
+    page.revision.parent_id = k % 2 == 0 ? 0 : std::numeric_limits<std::uint64_t>::max() - k;
+    page.revision.timestamp = str(k + 9);
+    (k % 2 == 0 ? page.revision.contributor.username : page.revision.contributor.ip) = str(k + 10);
+    page.revision.model = str(k + 11);
+    page.revision.format = str(k + 12);
+    page.revision.text = str(k + 13);
+    page.revision.sha1 = str(k + 14);
+    page.revision.sha1_computed = k % 3 == 0;
+    page.source.file = "in/" + str(k / 3 + 15);
+    page.source.page_at = {static_cast<std::uint32_t>(k * 40 + 1), static_cast<std::uint32_t>(k % 9 + 1)};
+    m.add(site, page, sink);
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("the page manifest's YAML prints as yaml-cpp's Emitter prints it") {
+  CHECK(emit::Manifest{}.to_yaml() == reference_manifest_yaml(emit::Manifest{}));
+  auto hostile = hostile_strings();
+  for (std::size_t n : {1, 2, 7, 60}) {
+    auto m = manifest_from(hostile, n);
+    CHECK(m.to_yaml() == reference_manifest_yaml(m));
+  }
+  auto pool = ill_formed_strings();
+  pool.insert(pool.end(), hostile.begin(), hostile.begin() + 20);
+  auto m = manifest_from(pool, 80);
+  CHECK(m.to_yaml() == reference_manifest_yaml(m));
+  // The pages written directly still read back as yaml-cpp reads the Emitter's.
+  YAML::Node back = YAML::Load(manifest_from(hostile, 7).to_yaml());
+  REQUIRE(back["pages"].size() == 7);
+  CHECK(back["pages"][1]["title"].as<std::string>() == manifest_from(hostile, 7).pages()[1].title);
+  CHECK(back["pages"][0]["id"].as<std::uint64_t>() == std::numeric_limits<std::uint64_t>::max());
+  CHECK(back["pages"][3]["ns"].as<int>() == 1);
 }

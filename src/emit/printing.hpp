@@ -1,0 +1,182 @@
+// What emit's direct printers share (rules_writer.cpp for the rule database,
+// manifest.cpp for the pages of pages.yaml): an output buffer written through a raw
+// pointer, field names prepared for each format at compile time, and the YAML string
+// quoting of yaml-cpp 0.7. Private to src/emit.
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <string_view>
+
+namespace wikic::emit::printing {
+
+// A page's text for one file, written through a raw pointer: each event first reserves
+// room for the most it can write (every escape is at most six bytes per input byte, the
+// indentation and punctuation fit in `slack`), so single characters and short keys
+// cost a store rather than a std::string append each. The common events take the
+// cursor (reserve_more), write through the functions below and hand it back (commit):
+// the compiler must assume that every byte stored through the sink's own pointer could
+// change that pointer, and reloaded and stored it around each character.
+class Sink {
+public:
+  static constexpr std::size_t slack = 160;
+
+  void reserve(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - at_) < n) grow(n);
+  }
+  /// Room for `n` bytes and `slack` more of indentation and punctuation; the cursor.
+  char* reserve_more(std::size_t n) {
+    reserve(slack + n);
+    return at_;
+  }
+  /// The cursor after writing through the one reserve_more returned.
+  void commit(char* at) { at_ = at; }
+  void put(char c) { *at_++ = c; }
+  void put(std::string_view s) {
+    std::memcpy(at_, s.data(), s.size());
+    at_ += s.size();
+  }
+  void put(const char* begin, const char* end) { put(std::string_view(begin, end - begin)); }
+  std::string_view text() const { return {buf_.get(), static_cast<std::size_t>(at_ - buf_.get())}; }
+  void clear() { at_ = buf_.get(); }
+
+private:
+  std::unique_ptr<char[]> buf_;
+  char* at_ = nullptr;
+  char* end_ = nullptr;
+
+  void grow(std::size_t n) {
+    std::size_t used = at_ - buf_.get();
+    std::size_t size = 2 * static_cast<std::size_t>(end_ - buf_.get());
+    size = std::max(size, used + n + 65536);
+    auto next = std::make_unique_for_overwrite<char[]>(size);
+    if (used > 0) std::memcpy(next.get(), buf_.get(), used);
+    buf_ = std::move(next);
+    at_ = buf_.get() + used;
+    end_ = buf_.get() + size;
+  }
+};
+
+// Writing at a cursor: each returns the cursor after what it wrote.
+inline char* put(char* at, char c) {
+  *at = c;
+  return at + 1;
+}
+inline char* put(char* at, std::string_view s) {
+  std::memcpy(at, s.data(), s.size());
+  return at + s.size();
+}
+/// Copies `N` bytes from `src` (all readable) and keeps the first `n` of them: a copy
+/// of a size known at compile time is a few stores, one of a run-time size a call to
+/// memcpy, and the names and indentation written around every field are short.
+/// The `N` bytes must fit in what was reserved.
+template <std::size_t N>
+char* put_padded(char* at, const char* src, std::size_t n) {
+  std::memcpy(at, src, N);
+  return at + n;
+}
+
+// A field or element name of a layout with what each format writes for it, prepared at
+// compile time and padded to `room` bytes, so that writing it is one fixed-size copy.
+// Written `"name"_key`; a name too long for `room` does not compile.
+struct Key {
+  static constexpr std::size_t room = 32;
+  struct Form {
+    char text[room] = {};
+    std::size_t size = 0;
+    consteval void add(std::string_view s) {
+      for (char c : s) text[size++] = c;
+    }
+  };
+  Form json;       ///< "name": (with the space)
+  Form yaml;       ///< name
+  Form xml_open;   ///< <name>
+  Form xml_close;  ///< </name> and a line break
+
+  consteval explicit Key(std::string_view name) {
+    json.add("\"");
+    json.add(name);
+    json.add("\": ");
+    yaml.add(name);
+    xml_open.add("<");
+    xml_open.add(name);
+    xml_open.add(">");
+    xml_close.add("</");
+    xml_close.add(name);
+    xml_close.add(">\n");
+  }
+};
+
+template <std::size_t N>
+struct KeyName {
+  char text[N];
+  consteval KeyName(const char (&s)[N]) { std::copy_n(s, N, text); }  // NOLINT: implicit on purpose
+};
+
+template <KeyName Name>
+inline constexpr Key key_of{std::string_view(Name.text, sizeof Name.text - 1)};
+
+template <KeyName Name>
+constexpr const Key& operator""_key() {
+  return key_of<Name>;
+}
+
+/// `s` at the cursor. Most texts of a page are short (three quarters below 32 bytes):
+/// those are copied without a call, as two fixed-size copies that overlap in the middle.
+inline char* put_text(char* at, std::string_view s) {
+  const char* p = s.data();
+  std::size_t n = s.size();
+  if (n > 32) return put(at, s);
+  if (n >= 16) {
+    std::memcpy(at, p, 16);
+    std::memcpy(at + n - 16, p + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(at, p, 8);
+    std::memcpy(at + n - 8, p + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(at, p, 4);
+    std::memcpy(at + n - 4, p + n - 4, 4);
+  } else if (n > 0) {
+    at[0] = p[0];
+    at[n / 2] = p[n / 2];
+    at[n - 1] = p[n - 1];
+  }
+  return at + n;
+}
+
+inline char* put(char* at, const Key::Form& form) { return put_padded<Key::room>(at, form.text, form.size); }
+
+// ",\n" and spaces: every line break of the printers, with or without a comma before it,
+// and its indentation is one fixed-size copy out of this. The layouts nest 16 deep at
+// most, two columns a level.
+struct Breaks {
+  static constexpr std::size_t most = 62;  ///< columns of indentation
+  char text[2 + most + 2] = {};
+  consteval Breaks() {
+    text[0] = ',';
+    text[1] = '\n';
+    for (std::size_t i = 2; i < sizeof text; ++i) text[i] = ' ';
+  }
+};
+inline constexpr Breaks breaks{};
+
+/// A line break, after a comma if `comma`, and `indent` spaces (up to Breaks::most).
+inline char* line_break(char* at, bool comma, std::size_t indent) {
+  return put_padded<Breaks::most + 2>(at, breaks.text + !comma, 1 + comma + indent);
+}
+/// `indent` spaces (up to Breaks::most).
+inline char* spaces(char* at, std::size_t indent) { return put_padded<Breaks::most>(at, breaks.text + 2, indent); }
+
+/// A string no format changes, in the double quotes JSON and YAML both put around it.
+inline char* quoted_as_is(char* at, std::string_view s) {
+  at = put(at, '"');
+  at = put_text(at, s);
+  return put(at, '"');
+}
+
+/// yaml-cpp 0.7's Utils::WriteDoubleQuotedString with non-ASCII kept, as its Emitter
+/// writes a YAML::DoubleQuoted string. Reserves for itself.
+void yaml_string(Sink& out, std::string_view s);
+
+}  // namespace wikic::emit::printing

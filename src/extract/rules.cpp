@@ -580,6 +580,7 @@ private:
   std::vector<NodeId> projection_chain_;
   std::string points_text_;
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
+  mutable std::array<std::string, 3> variant_buffers_;  ///< variants()' readings by edition
   PartLayout description_layout_, rules_layout_;
   /// find_points' expressions by searched text, for this page: a page repeats its rules
   /// texts (the same bonus in several steps, a part's reading that adds nothing to the
@@ -1483,17 +1484,34 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
     out.uniform = true;
     return out;
   }
-  reading(select::Edition::C1, out.c1);
-  reading(select::Edition::C2, out.c2);
-  reading(select::Edition::WE, out.we);
-  out.uniform = out.c1 == out.c2 && out.c2 == out.we;
+  // Each edition read into a buffer kept between calls, and copied out only as the
+  // Variants needs it: most such texts still read the same in all three (a span shown
+  // to no edition, an edition span around a blank). An edition that shows the runs an
+  // edition before it shows reads as that one and is not cleaned again.
+  constexpr select::Edition editions[3] = {select::Edition::C1, select::Edition::C2, select::Edition::WE};
+  const std::string* text_of[3];
+  for (std::size_t k = 0; k < 3; ++k) {
+    const unsigned bit = edition_bit(editions[k]);
+    std::size_t j = 0;
+    while (j < k && !std::all_of(begin, end, [&](const Run& r) {
+             return !(r.shown & edition_bit(editions[j])) == !(r.shown & bit);
+           }))
+      ++j;
+    if (j < k) {
+      text_of[k] = text_of[j];
+    } else {
+      reading(editions[k], variant_buffers_[k]);
+      text_of[k] = &variant_buffers_[k];
+    }
+  }
+  out.uniform = *text_of[0] == *text_of[1] && *text_of[1] == *text_of[2];
   if (out.uniform) {
-    out.text = std::move(out.c2);
-    out.c1.clear();
-    out.c2.clear();
-    out.we.clear();
+    out.text = *text_of[1];
     return out;
   }
+  out.c1 = *text_of[0];
+  out.c2 = *text_of[1];
+  out.we = *text_of[2];
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
   return out;
 }

@@ -631,14 +631,22 @@ PageRules PageExtractor::run() {
   const std::size_t walked = out_.non_rules.size();
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
   // restored source; they can hide whole rows (the legend's commented-out action row).
-  // Comments come in text order: each position is advanced from the one before, so no
-  // line index of the whole page is built (LineIndex::position gives the same).
+  // The expansion's line index of the page text gives their positions: place() has
+  // built it for the rules. Without it (no expansion source for this page), each position
+  // is advanced from the one before, which gives the same.
+  const support::LineIndex* lines = nullptr;
+  for (std::size_t s = 0; s < expansion_.sources.size() && s < expansion_.source_lines.size() && !lines; ++s)
+    if (expansion_.sources[s].title == page_.title) lines = &expansion_.source_lines[s];
   support::Position pos{1, 1};
   std::size_t pos_offset = 0;
   for (std::size_t at = text.find("<!--"); at != std::string::npos; at = text.find("<!--", at + 4)) {
     std::size_t end = text.find("-->", at + 4);
-    pos = support::advance(pos, std::string_view(text).substr(pos_offset, at - pos_offset));
-    pos_offset = at;
+    if (lines) {
+      pos = lines->position(at);
+    } else {
+      pos = support::advance(pos, std::string_view(text).substr(pos_offset, at - pos_offset));
+      pos_offset = at;
+    }
     std::string_view body = std::string_view(text).substr(at + 4, (end == std::string::npos ? text.size() : end) - at - 4);
     std::size_t cells = commented_cells(m_, body);
     if (cells) {

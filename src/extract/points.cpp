@@ -110,10 +110,10 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
                                       : PointsOp::fixed;
         pts.value = e.value;
         pts.denominator = e.denominator;
-        pts.quantity = e.quantity;
+        pts.quantity = std::move(e.quantity);
         pts.basis = std::move(basis);
-        pts.per = e.per;
-        pts.rounding = e.rounding;
+        pts.per = std::move(e.per);
+        pts.rounding = std::move(e.rounding);
         // As written, with each run of whitespace one space: the runs of a cell meet as
         // they were written ("2 points / " and " where …"), and a line break is one too.
         bool tidy = true;

@@ -579,12 +579,24 @@ private:
   std::vector<std::int8_t> projection_above_;  ///< projection_on_path() by NodeId: -1 unknown
   std::vector<NodeId> projection_chain_;
   std::string points_text_;
-  std::vector<Points> points_found_;  ///< points_of's expressions of one text, reused
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
+  mutable std::array<std::string, 3> variant_buffers_;  ///< variants()' readings by edition
   PartLayout description_layout_, rules_layout_;
-  /// points_of's texts, expressions and placed expressions per reading and edition.
-  std::vector<std::array<std::string, 3>> points_texts_;
-  std::vector<std::array<std::vector<Points>, 3>> points_found_by_reading_;
+  /// find_points' expressions by searched text, for this page: a page repeats its rules
+  /// texts (the same bonus in several steps, a part's reading that adds nothing to the
+  /// common one), and nearly half of its searches are repeats. The keys view `texts`.
+  struct PointsMemo {
+    std::unordered_map<std::string_view, std::vector<Points>> by_text;
+    std::vector<std::unique_ptr<char[]>> blocks;
+    char* block_next = nullptr;
+    std::size_t block_left = 0;
+  };
+  PointsMemo points_memo_;
+  /// The expressions of `text` (find_points), from points_memo_; the reference stays
+  /// valid for the page.
+  const std::vector<Points>& points_in(std::string_view text);
+  /// points_of's expressions per reading and edition, and their placed copies.
+  std::vector<std::array<const std::vector<Points>*, 3>> points_found_by_reading_;
   std::vector<std::vector<Placed>> points_placed_;
   /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
   /// entry keeps them alive, so an address is never reused for another condition).
@@ -619,14 +631,22 @@ PageRules PageExtractor::run() {
   const std::size_t walked = out_.non_rules.size();
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
   // restored source; they can hide whole rows (the legend's commented-out action row).
-  // Comments come in text order: each position is advanced from the one before, so no
-  // line index of the whole page is built (LineIndex::position gives the same).
+  // The expansion's line index of the page text gives their positions: place() has
+  // built it for the rules. Without it (no expansion source for this page), each position
+  // is advanced from the one before, which gives the same.
+  const support::LineIndex* lines = nullptr;
+  for (std::size_t s = 0; s < expansion_.sources.size() && s < expansion_.source_lines.size() && !lines; ++s)
+    if (expansion_.sources[s].title == page_.title) lines = &expansion_.source_lines[s];
   support::Position pos{1, 1};
   std::size_t pos_offset = 0;
   for (std::size_t at = text.find("<!--"); at != std::string::npos; at = text.find("<!--", at + 4)) {
     std::size_t end = text.find("-->", at + 4);
-    pos = support::advance(pos, std::string_view(text).substr(pos_offset, at - pos_offset));
-    pos_offset = at;
+    if (lines) {
+      pos = lines->position(at);
+    } else {
+      pos = support::advance(pos, std::string_view(text).substr(pos_offset, at - pos_offset));
+      pos_offset = at;
+    }
     std::string_view body = std::string_view(text).substr(at + 4, (end == std::string::npos ? text.size() : end) - at - 4);
     std::size_t cells = commented_cells(m_, body);
     if (cells) {
@@ -1472,17 +1492,34 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
     out.uniform = true;
     return out;
   }
-  reading(select::Edition::C1, out.c1);
-  reading(select::Edition::C2, out.c2);
-  reading(select::Edition::WE, out.we);
-  out.uniform = out.c1 == out.c2 && out.c2 == out.we;
+  // Each edition read into a buffer kept between calls, and copied out only as the
+  // Variants needs it: most such texts still read the same in all three (a span shown
+  // to no edition, an edition span around a blank). An edition that shows the runs an
+  // edition before it shows reads as that one and is not cleaned again.
+  constexpr select::Edition editions[3] = {select::Edition::C1, select::Edition::C2, select::Edition::WE};
+  const std::string* text_of[3];
+  for (std::size_t k = 0; k < 3; ++k) {
+    const unsigned bit = edition_bit(editions[k]);
+    std::size_t j = 0;
+    while (j < k && !std::all_of(begin, end, [&](const Run& r) {
+             return !(r.shown & edition_bit(editions[j])) == !(r.shown & bit);
+           }))
+      ++j;
+    if (j < k) {
+      text_of[k] = text_of[j];
+    } else {
+      reading(editions[k], variant_buffers_[k]);
+      text_of[k] = &variant_buffers_[k];
+    }
+  }
+  out.uniform = *text_of[0] == *text_of[1] && *text_of[1] == *text_of[2];
   if (out.uniform) {
-    out.text = std::move(out.c2);
-    out.c1.clear();
-    out.c2.clear();
-    out.we.clear();
+    out.text = *text_of[1];
     return out;
   }
+  out.c1 = *text_of[0];
+  out.c2 = *text_of[1];
+  out.we = *text_of[2];
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
   return out;
 }
@@ -1594,6 +1631,24 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
   return true;
 }
 
+const std::vector<Points>& PageExtractor::points_in(std::string_view text) {
+  PointsMemo& memo = points_memo_;
+  if (auto it = memo.by_text.find(text); it != memo.by_text.end()) return it->second;
+  // The key's bytes go to blocks that never move while the page is extracted.
+  if (memo.block_left < text.size()) {
+    memo.block_left = std::max<std::size_t>(text.size(), 16384);
+    memo.blocks.push_back(std::make_unique<char[]>(memo.block_left));
+    memo.block_next = memo.blocks.back().get();
+  }
+  char* key = memo.block_next;
+  if (!text.empty()) std::memcpy(key, text.data(), text.size());
+  memo.block_next += text.size();
+  memo.block_left -= text.size();
+  std::vector<Points>& found = memo.by_text[std::string_view(key, text.size())];
+  find_points(text, found);
+  return found;
+}
+
 std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, const PartLayout& layout,
                                                   const select::Condition& full) {
   std::vector<PointsEntry> out;
@@ -1623,15 +1678,12 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
     // Every edition reads what the first does: each expression found is one entry that
     // all editions share (an empty `editions`), as the general loop below would make it.
     gather(order[0], everywhere);
-    std::vector<Points>& found = points_found_;
-    found.clear();
-    find_points(text, found);
+    const std::vector<Points>& found = points_in(text);
     out.resize(found.size());  // each entry filled where it stays (six strings a move)
     for (std::size_t i = 0; i < found.size(); ++i) {
-      Points& p = found[i];
       out[i].when = true_when_;
-      p.offset = p.length = 0;  // offsets into a per-edition text mean nothing to a reader
-      out[i].points = std::move(p);
+      out[i].points = found[i];
+      out[i].points.offset = out[i].points.length = 0;  // offsets into a per-edition text mean nothing to a reader
     }
     return out;
   }
@@ -1641,18 +1693,9 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
   for (std::size_t k = 0; k < layout.parts.size(); ++k)
     if (!layout.parts[k].always) readings.push_back(k);
   // find_points depends on the text alone, and an edition often reads as one before it
-  // (WE as C2 where only C1 says "follower"): each text is searched once.
-  // Kept between rules (strings and vectors keep their capacity); only texts searched in
-  // this call are read.
-  auto& texts = points_texts_;
+  // (WE as C2 where only C1 says "follower"): points_in searches each text once.
   auto& found = points_found_by_reading_;
-  if (texts.size() < readings.size()) texts.resize(readings.size());
   if (found.size() < readings.size()) found.resize(readings.size());
-  for (std::size_t ri = 0; ri < readings.size(); ++ri)
-    for (std::size_t k = 0; k < 3; ++k) {
-      texts[ri][k].clear();
-      found[ri][k].clear();
-    }
   auto& placed = points_placed_;
   if (placed.size() < readings.size()) placed.resize(readings.size());
   auto in_reading = [&](std::size_t ri, const Placed& x) {
@@ -1661,45 +1704,56 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
   };
   // Where each entry starts: parts' entries are put back in text order at the end.
   std::vector<std::pair<std::size_t, std::size_t>> starts;
+  // Each entry's editions as edition_bit()s, made into `editions` at the end.
+  std::vector<unsigned> shown_in;
   // The `when` of a common expression by the parts that change it; none: no reader has it.
   std::map<std::vector<std::size_t>, std::optional<std::string>> hidden_when;
   for (std::size_t k = 0; k < 3; ++k) {
     const select::Edition e = order[k];
-    const std::string ed = select::to_string(e);
+    const unsigned bit = edition_bit(e);
+    // An edition that shows exactly the runs an edition before it shows (WE as C2 where
+    // only C1 says "follower") has the same readings, placed alike: it makes the same
+    // add() calls, and each one lands on the entry that the earlier edition's call did
+    // (the n-th call for an expression and `when` takes the n-th entry of them lacking
+    // the edition, in both). So it joins the entries that edition has.
+    std::size_t copy_of = 0;
+    while (copy_of < k && !std::all_of(runs.begin(), runs.end(), [&](const Run& r) {
+             return !(r.shown & edition_bit(order[copy_of])) == !(r.shown & bit);
+           }))
+      ++copy_of;
+    if (copy_of < k) {
+      const unsigned earlier = edition_bit(order[copy_of]);
+      for (unsigned& m : shown_in)
+        if (m & earlier) m |= bit;
+      continue;
+    }
     for (std::size_t ri = 0; ri < readings.size(); ++ri) {
       gather(e, readings[ri]);
-      std::size_t same_as = 0;
-      while (same_as < k && texts[ri][same_as] != text) ++same_as;
-      if (same_as == k) {
-        texts[ri][k] = text;
-        found[ri][k].clear();
-        find_points(text, found[ri][k]);
-      }
+      found[ri][k] = &points_in(text);
       placed[ri].clear();
-      for (const Points& p : found[ri][same_as]) {
+      for (const Points& p : *found[ri][k]) {
         auto it = std::upper_bound(at.begin(), at.end(), std::pair{p.offset, SIZE_MAX});
         const auto& run = it == at.begin() ? at.front() : *std::prev(it);
         placed[ri].push_back({{run.second, p.offset - run.first}, &p});
       }
     }
-    auto add = [&](const Placed& x, std::string when) {
+    auto add = [&](const Placed& x, const std::string& when) {
       const Points& p = *x.points;
-      auto same = std::find_if(out.begin(), out.end(), [&](const PointsEntry& q) {
-        return q.points.op == p.op && q.points.value == p.value && q.points.denominator == p.denominator &&
-               q.points.quantity == p.quantity && q.points.basis == p.basis && q.points.per == p.per &&
-               q.points.rounding == p.rounding && q.when == when &&
-               std::find(q.editions.begin(), q.editions.end(), ed) == q.editions.end();
-      });
-      if (same != out.end()) {
-        same->editions.push_back(ed);
-        return;
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        const PointsEntry& q = out[i];
+        if (!(shown_in[i] & bit) && q.points.op == p.op && q.points.value == p.value &&
+            q.points.denominator == p.denominator && q.points.quantity == p.quantity && q.points.basis == p.basis &&
+            q.points.per == p.per && q.points.rounding == p.rounding && q.when == when) {
+          shown_in[i] |= bit;
+          return;
+        }
       }
       PointsEntry& q = out.emplace_back();
       q.points = p;
       q.points.offset = 0;  // offsets into a per-edition text mean nothing to a reader
       q.points.length = 0;
-      q.when = std::move(when);
-      q.editions.push_back(ed);
+      q.when = when;
+      shown_in.push_back(bit);
       starts.push_back(x.start);
     };
     // The common reading's expressions. One that a conditioned part changes (it reads on
@@ -1722,19 +1776,23 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
       // condition is made once.
       auto [it, fresh] = hidden_when.try_emplace(changed_by);
       if (fresh) {
-        select::Condition hidden;
-        for (std::size_t ri : changed_by)
-          hidden = select::conjoin_once(hidden, select::negate_once(layout.parts[readings[ri]].condition));
         // Parts of which no two can show together are alternatives ("circus or acrobat
         // tiles", "circus tiles", "acrobat tiles"): the sentence is written for a reader
         // who sees one of them, so the reading with none of them is none the page means.
         bool alternatives = changed_by.size() >= 2;
-        for (std::size_t a = 0; alternatives && a < changed_by.size(); ++a)
+        for (std::size_t a = 0; alternatives && a < changed_by.size(); ++a) {
+          const select::Condition with_a =
+              select::conjoin_once(full, layout.parts[readings[changed_by[a]]].condition);
           for (std::size_t b = a + 1; alternatives && b < changed_by.size(); ++b)
-            alternatives = !v_.satisfiable(select::conjoin_once(
-                select::conjoin_once(full, layout.parts[readings[changed_by[a]]].condition),
-                layout.parts[readings[changed_by[b]]].condition));
-        if (!alternatives && v_.satisfiable(select::conjoin_once(full, hidden))) it->second = when_of(hidden);
+            alternatives = !v_.satisfiable(select::conjoin_once(with_a, layout.parts[readings[changed_by[b]]].condition));
+        }
+        // Otherwise the expression is the reading of those shown none of the parts.
+        if (!alternatives) {
+          select::Condition hidden;
+          for (std::size_t ri : changed_by)
+            hidden = select::conjoin_once(hidden, select::negate_once(layout.parts[readings[ri]].condition));
+          if (v_.satisfiable(select::conjoin_once(full, hidden))) it->second = when_of(hidden);
+        }
       }
       if (it->second) add(x, *it->second);
     }
@@ -1743,9 +1801,11 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
       for (const Placed& x : placed[ri])
         if (!in_reading(0, x)) add(x, layout.parts[readings[ri]].when);
   }
-  for (auto& q : out) {
-    if (q.editions.size() == 3) q.editions.clear();
-    std::sort(q.editions.begin(), q.editions.end());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (shown_in[i] == kAllEditions) continue;  // every edition's wording has it: `editions` stays empty
+    for (select::Edition e : select::kEditions)
+      if (shown_in[i] & edition_bit(e)) out[i].editions.emplace_back(select::to_string(e));
+    std::sort(out[i].editions.begin(), out[i].editions.end());
   }
   if (with_parts && out.size() > 1) {
     std::vector<std::size_t> index(out.size());

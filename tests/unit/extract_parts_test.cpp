@@ -1,10 +1,12 @@
 // Conditioned parts of a rule's text (Rule::rules_parts, description_parts) and the
 // points found per part: the seed page's abbot, ringmaster, Wheel of Fortune and pig
 // rows, the hand-written rows of corpus/extract/points-per.wiki for where `per` ends,
-// the database loader, and `wikic query` under two selections.
+// the database loader, `wikic query` under two selections, and one rules text repeated
+// across rows that are read in different ways.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <string>
 
 #include "extract/points.hpp"
@@ -252,4 +254,43 @@ TEST_CASE("wikic query reads the abbot's parts the selection shows") {
   auto json = test::run_wikic("query " + (out / "rules.json").string() + " --edition C2 --with Abbot,OtherTiles --format json");
   CHECK(json.out.find("\"1 point per occupied space around it\"") != std::string::npos);
   CHECK(json.out.find("\"1 point per tile around it\"") == std::string::npos);  // SquareTiles' entry
+}
+
+TEST_CASE("a rules text repeated on a page gives every rule its expressions, whichever way it is read") {
+  // Extraction searches each text of a page once: the same text in a plain row, in an
+  // edition's reading and in the common reading of a part must give the same expressions.
+  test::ScratchDir dir;
+  {
+    std::ofstream page(dir / "Repeats.wiki");
+    page << "== Repeated texts ==\n{|\n"
+            "|-\n| class=\"scoringFeature\" | Plain row\n| Each: '''2''' points / tile on the road\n"
+            "|-\n| class=\"scoringFeature\" | Same text again\n| Each: '''2''' points / tile on the road\n"
+            "|-\n| class=\"scoringFeature\" | Longer for C1\n"
+            "| Each: '''2''' points / tile on the road<span class=\"showC1\"> or castle</span>\n"
+            "|-\n| class=\"scoringFeature\" | Longer with castles\n"
+            "| Each: '''2''' points / tile on the road<span class=\"showCastles\"> and castle</span>\n|}\n";
+  }
+  const extract::PageRules page = test::compile_page((dir / "Repeats.wiki").string());
+  for (const char* plain : {"Plain row", "Same text again"}) {
+    const auto& r = rule(page, plain);
+    REQUIRE(r.points.size() == 1);
+    const auto* e = entry(r, "2 points / tile on the road", "true");
+    REQUIRE(e);
+    CHECK(editions(*e) == "all");
+    CHECK(e->points.per == "tile on the road");
+  }
+  // C2 and WE read the plain text; C1 reads on into its clause.
+  const auto& c1 = rule(page, "Longer for C1");
+  REQUIRE(c1.points.size() == 2);
+  const auto* shared = entry(c1, "2 points / tile on the road", "true");
+  const auto* longer = entry(c1, "2 points / tile on the road or castle", "true");
+  REQUIRE(shared);
+  REQUIRE(longer);
+  CHECK(editions(*shared) == "C2,WE");
+  CHECK(editions(*longer) == "C1");
+  // The common reading is the plain text again; the Castles part changes its expression.
+  const auto& castles = rule(page, "Longer with castles");
+  REQUIRE(castles.points.size() == 2);
+  CHECK(entry(castles, "2 points / tile on the road", "!Castles"));
+  CHECK(entry(castles, "2 points / tile on the road and castle", "Castles"));
 }

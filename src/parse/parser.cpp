@@ -1390,7 +1390,10 @@ private:
     if (j == nb || !is_alpha(text_[nb])) return false;
     std::string_view name(text_.data() + nb, j - nb);
     if (j < stop && !(is_space(text_[j]) || text_[j] == '>' || text_[j] == '/')) return false;
-    std::uint32_t g = find_outside(j, e, ">");
+    // [i, stop) holds no region, so a `>` there is the tag's end without asking the
+    // region list; only a tag running into a region needs find_outside.
+    std::uint32_t g = scan_byte(text_.data(), j, stop, '>');
+    if (g >= stop) g = find_outside(j, e, ">");
     if (g >= e) return false;
     if (kIncludeTags.find(name) >= 0) {
       t.kind = Tok::Skip;

@@ -341,7 +341,16 @@ private:
   std::size_t pre_index_ = 0;
   NodeId pre_node_ = kNoNode;
   bool depth_reported_ = false;
-  bool line_blocky_ = false;
+  // Whether the current line holds a block-level tag, asked only by paragraph and pre
+  // decisions: computed on first use, since table lines (most lines of a rules page) are
+  // block-level by themselves and never need the scan.
+  enum : std::uint8_t { kBlockyUnknown, kBlockyNo, kBlockyYes };
+  std::uint8_t line_blocky_ = kBlockyNo;
+  std::uint32_t line_b_ = 0, line_e_ = 0;
+  bool line_blocky() {
+    if (line_blocky_ == kBlockyUnknown) line_blocky_ = has_block_tag(line_b_, line_e_) ? kBlockyYes : kBlockyNo;
+    return line_blocky_ == kBlockyYes;
+  }
   bool exhausted_ = false;
   std::size_t inline_depth_ = 0;
   std::vector<std::vector<Token>>& token_pool_;
@@ -706,7 +715,7 @@ private:
   // BlockLevelPass wraps a text line in <p> only when the line holds no block-level
   // tag (its openMatch/closeMatch test); table lines always hold one after doTableStuff.
   void ensure_inline_container(std::uint32_t at) {
-    if (is_flow(stack_.back()) && !line_blocky_) open(NodeKind::Paragraph, at, at);
+    if (is_flow(stack_.back()) && !line_blocky()) open(NodeKind::Paragraph, at, at);
   }
 
   void close_paragraph(std::uint32_t at) {
@@ -948,7 +957,7 @@ private:
 
   void table_start(std::uint32_t ls, std::uint32_t colons_end, std::uint32_t brace,
                    std::uint32_t le) {
-    line_blocky_ = true;
+    line_blocky_ = kBlockyYes;
     if (colons_end > ls) {
       // `:{|` indents the table in a definition list, as doTableStuff's <dl><dd> does.
       list_line_prefix_only(ls, colons_end - ls);
@@ -1014,7 +1023,7 @@ private:
   }
 
   void table_line(std::size_t table, std::uint32_t ts, std::uint32_t te) {
-    line_blocky_ = true;
+    line_blocky_ = kBlockyYes;
     char c0 = text_[ts];
     char c1 = ts + 1 < te ? text_[ts + 1] : '\0';
     if (c0 == '|' && c1 == '}') {
@@ -1077,7 +1086,9 @@ private:
   // --- lines ---
 
   void process_line(std::uint32_t ls, std::uint32_t le) {
-    line_blocky_ = has_block_tag(ls, le);
+    line_blocky_ = kBlockyUnknown;
+    line_b_ = ls;
+    line_e_ = le;
     std::uint32_t ts = ls;
     while (ts < le && is_space(text_[ts])) ++ts;
     std::uint32_t te = le;
@@ -1145,7 +1156,7 @@ private:
       return;
     }
     close_lists(start);
-    if (table == 0 && text_[ls] == ' ' && !line_blocky_) {
+    if (table == 0 && text_[ls] == ' ' && !line_blocky()) {
       if (pre_node_ == kNoNode) {
         close_paragraph(ls);
         if (open(NodeKind::Preformatted, ls, le) != kNoNode) {

@@ -362,7 +362,9 @@ private:
 
   // --- diagnostics ---
 
-  void warn(std::uint32_t offset, const std::string& message) {
+  // Cold and out of line: a page warns a few dozen times, and the string building
+  // inlined into the hot paths crowded out the inlining GCC does there.
+  __attribute__((cold, noinline)) void warn(std::uint32_t offset, const std::string& message) {
     if (*diagnostic_count_ >= kMaxDiagnostics) return;
     if (++*diagnostic_count_ == kMaxDiagnostics) {
       emit_warning(src_ == 0 ? offset : diag_anchor_.begin,

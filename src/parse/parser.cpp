@@ -1647,6 +1647,9 @@ private:
     int depth = 0;
     std::size_t r = region_at_or_after(p);
     for (std::uint32_t i = p; i < e; ++i) {
+      // Only these bytes matter; regions are checked at those alone.
+      i = scan_for<'[', ']', '|'>(text_.data(), i, e);
+      if (i >= e) break;
       while (r < regions_.size() && regions_[r].end <= i) ++r;
       if (r < regions_.size() && regions_[r].begin <= i) {
         i = regions_[r].end - 1;

@@ -341,7 +341,16 @@ private:
   std::size_t pre_index_ = 0;
   NodeId pre_node_ = kNoNode;
   bool depth_reported_ = false;
-  bool line_blocky_ = false;
+  // Whether the current line holds a block-level tag, asked only by paragraph and pre
+  // decisions: computed on first use, since table lines (most lines of a rules page) are
+  // block-level by themselves and never need the scan.
+  enum : std::uint8_t { kBlockyUnknown, kBlockyNo, kBlockyYes };
+  std::uint8_t line_blocky_ = kBlockyNo;
+  std::uint32_t line_b_ = 0, line_e_ = 0;
+  bool line_blocky() {
+    if (line_blocky_ == kBlockyUnknown) line_blocky_ = has_block_tag(line_b_, line_e_) ? kBlockyYes : kBlockyNo;
+    return line_blocky_ == kBlockyYes;
+  }
   bool exhausted_ = false;
   std::size_t inline_depth_ = 0;
   std::vector<std::vector<Token>>& token_pool_;
@@ -353,7 +362,9 @@ private:
 
   // --- diagnostics ---
 
-  void warn(std::uint32_t offset, const std::string& message) {
+  // Cold and out of line: a page warns a few dozen times, and the string building
+  // inlined into the hot paths crowded out the inlining GCC does there.
+  __attribute__((cold, noinline)) void warn(std::uint32_t offset, const std::string& message) {
     if (*diagnostic_count_ >= kMaxDiagnostics) return;
     if (++*diagnostic_count_ == kMaxDiagnostics) {
       emit_warning(src_ == 0 ? offset : diag_anchor_.begin,
@@ -706,7 +717,7 @@ private:
   // BlockLevelPass wraps a text line in <p> only when the line holds no block-level
   // tag (its openMatch/closeMatch test); table lines always hold one after doTableStuff.
   void ensure_inline_container(std::uint32_t at) {
-    if (is_flow(stack_.back()) && !line_blocky_) open(NodeKind::Paragraph, at, at);
+    if (is_flow(stack_.back()) && !line_blocky()) open(NodeKind::Paragraph, at, at);
   }
 
   void close_paragraph(std::uint32_t at) {
@@ -948,7 +959,7 @@ private:
 
   void table_start(std::uint32_t ls, std::uint32_t colons_end, std::uint32_t brace,
                    std::uint32_t le) {
-    line_blocky_ = true;
+    line_blocky_ = kBlockyYes;
     if (colons_end > ls) {
       // `:{|` indents the table in a definition list, as doTableStuff's <dl><dd> does.
       list_line_prefix_only(ls, colons_end - ls);
@@ -1014,7 +1025,7 @@ private:
   }
 
   void table_line(std::size_t table, std::uint32_t ts, std::uint32_t te) {
-    line_blocky_ = true;
+    line_blocky_ = kBlockyYes;
     char c0 = text_[ts];
     char c1 = ts + 1 < te ? text_[ts + 1] : '\0';
     if (c0 == '|' && c1 == '}') {
@@ -1077,7 +1088,9 @@ private:
   // --- lines ---
 
   void process_line(std::uint32_t ls, std::uint32_t le) {
-    line_blocky_ = has_block_tag(ls, le);
+    line_blocky_ = kBlockyUnknown;
+    line_b_ = ls;
+    line_e_ = le;
     std::uint32_t ts = ls;
     while (ts < le && is_space(text_[ts])) ++ts;
     std::uint32_t te = le;
@@ -1145,7 +1158,7 @@ private:
       return;
     }
     close_lists(start);
-    if (table == 0 && text_[ls] == ' ' && !line_blocky_) {
+    if (table == 0 && text_[ls] == ' ' && !line_blocky()) {
       if (pre_node_ == kNoNode) {
         close_paragraph(ls);
         if (open(NodeKind::Preformatted, ls, le) != kNoNode) {
@@ -1390,7 +1403,10 @@ private:
     if (j == nb || !is_alpha(text_[nb])) return false;
     std::string_view name(text_.data() + nb, j - nb);
     if (j < stop && !(is_space(text_[j]) || text_[j] == '>' || text_[j] == '/')) return false;
-    std::uint32_t g = find_outside(j, e, ">");
+    // [i, stop) holds no region, so a `>` there is the tag's end without asking the
+    // region list; only a tag running into a region needs find_outside.
+    std::uint32_t g = scan_byte(text_.data(), j, stop, '>');
+    if (g >= stop) g = find_outside(j, e, ">");
     if (g >= e) return false;
     if (kIncludeTags.find(name) >= 0) {
       t.kind = Tok::Skip;
@@ -1631,6 +1647,9 @@ private:
     int depth = 0;
     std::size_t r = region_at_or_after(p);
     for (std::uint32_t i = p; i < e; ++i) {
+      // Only these bytes matter; regions are checked at those alone.
+      i = scan_for<'[', ']', '|'>(text_.data(), i, e);
+      if (i >= e) break;
       while (r < regions_.size() && regions_[r].end <= i) ++r;
       if (r < regions_.size() && regions_[r].begin <= i) {
         i = regions_[r].end - 1;

@@ -73,9 +73,22 @@ def write(out, pages):
     os.replace(tmp, out)
 
 
+def usage(status):
+    (sys.stdout if status == 0 else sys.stderr).write(__doc__.split('\n\n', 2)[2])
+    sys.exit(status)
+
+
 def main(argv):
+    # OUT comes first and is written over, so an option in its place (`--help`) must
+    # never be taken for a file name.
+    if len(argv) < 2 or argv[1] in ('-h', '--help'):
+        usage(0 if len(argv) >= 2 else 2)
+    if argv[1].startswith('-'):
+        usage(2)
     out = argv[1]
     if len(argv) > 2 and argv[2] == '--repeat':
+        if len(argv) != 8 or argv[4] != '--title' or argv[6] != '--file' or not argv[3].isdigit():
+            usage(2)
         n, title, path = int(argv[3]), argv[5], argv[7]
         text = open(path, encoding='utf-8', newline='').read()
         write(out, (({'title': title if k == 1 else f'{title} {k}', 'id': k, 'revision': k}, text)

@@ -8,7 +8,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include "emit/printing.hpp"
-#include "support/scan.hpp"
 
 namespace wikic::emit {
 
@@ -36,12 +35,6 @@ using printing::Key;
 using printing::Sink;
 using printing::operator""_key;
 
-// A string as the Emitter writes a YAML::DoubleQuoted one.
-void quoted(Sink& out, std::string_view s) {
-  if (support::scan_special<true, '"', '\\'>(s.data(), 0, s.size()) != s.size()) return printing::yaml_string(out, s);
-  out.commit(printing::quoted_as_is(out.reserve_more(s.size()), s));
-}
-
 // "key: " of an entry of `pages:`, its first key after the item's dash.
 void key(Sink& out, const Key& k, bool first = false) {
   char* at = printing::put(out.reserve_more(0), first ? "\n  - " : "\n    ");
@@ -50,7 +43,7 @@ void key(Sink& out, const Key& k, bool first = false) {
 
 void string_field(Sink& out, const Key& k, std::string_view s) {
   key(out, k);
-  quoted(out, s);
+  printing::yaml_string(out, s);
 }
 
 // Integers as the Emitter writes them (through an ostream): in full.
@@ -69,7 +62,7 @@ void write_pages(Sink& out, const std::vector<ManifestPage>& pages) {
   out.put("\npages:");
   for (const auto& p : pages) {
     key(out, "title"_key, true);
-    quoted(out, p.title);
+    printing::yaml_string(out, p.title);
     integer_field(out, "ns"_key, p.ns);
     integer_field(out, "id"_key, p.id);
     string_field(out, "language"_key, p.language);

@@ -18,15 +18,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 command -v /usr/bin/time >/dev/null || { bash "$root/scripts/setup.sh"; apt-get install -y -qq time >/dev/null; }
-bash "$root/scripts/setup.sh"
-cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release -DWIKIC_SANITIZE=OFF >/dev/null
-cmake --build "$root/build" -j2 --target wikic >/dev/null
-wikic="$root/build/wikic"
+source "$root/scripts/common.sh"
+build_release_wikic
 mkdir -p "$work"
 
 # The seed page as captured (collapsed newlines), repeated to the requested size.
 page="$work/seed.wiki"
-sed -n '1219p' "$root/../shared/seeds/000_a6dbca89aa6bac8f.txt" | tr -d '\n' > "$page"
+seed_page "$page"
 page_bytes=$(stat -c %s "$page")
 copies=$(( (mb * 1000000 + page_bytes - 1) / page_bytes ))
 export_xml="$work/export-${mb}mb.xml"

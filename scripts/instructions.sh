@@ -17,18 +17,16 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
+source "$root/scripts/common.sh"
 command -v valgrind >/dev/null || { bash "$root/scripts/setup.sh"; apt-get install -y -qq valgrind >/dev/null; }
 if [ $# -gt 0 ]; then
   wikic="$(readlink -f "$1")"
 else
-  bash "$root/scripts/setup.sh"
-  cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release -DWIKIC_SANITIZE=OFF >/dev/null
-  cmake --build "$root/build" -j2 --target wikic >/dev/null
-  wikic="$root/build/wikic"
+  build_release_wikic
 fi
 mkdir -p "$work"
 page="$work/seed.wiki"
-sed -n '1219p' "$root/../shared/seeds/000_a6dbca89aa6bac8f.txt" | tr -d '\n' > "$page"
+seed_page "$page"
 for n in 3 13; do
   [ -f "$work/copies-$n.xml" ] || python3 "$root/scripts/export_xml.py" "$work/copies-$n.xml" --repeat "$n" \
     --title "Carcassonne Scoring During Turn Sequence" --file "$page"

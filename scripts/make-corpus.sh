@@ -8,7 +8,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 seed="${1:-$root/../shared/seeds/000_a6dbca89aa6bac8f.txt}"
 [ -f "$seed" ] || { echo "make-corpus.sh: seed not found: $seed" >&2; exit 2; }
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-sed -n '1219p' "$seed" | tr -d '\n' > "$tmp/page.wiki"
+source "$root/scripts/common.sh"
+seed_page "$tmp/page.wiki" "$seed"
 out="${2:-$root/corpus/wica/scoring-during-turn-sequence.xml}"
 mkdir -p "$(dirname "$out")"
 # Revision metadata from the page history as far as the seeds show it (see corpus/README.md).

@@ -6,9 +6,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-bash scripts/setup.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DWIKIC_SANITIZE=OFF >/dev/null
-cmake --build build -j2 --target wikic >/dev/null
+source scripts/common.sh
+build_release_wikic
 mkdir -p out
 start=$(date +%s.%N)
 status=0

@@ -6,7 +6,7 @@ set -euo pipefail
 
 # Build: compiler toolchain and the libraries of the design card.
 build_pkgs="g++ cmake make libboost-dev libpugixml-dev libyaml-cpp-dev doctest-dev
-            nlohmann-json3-dev libcli11-dev"
+            nlohmann-json3-dev libcli11-dev libmimalloc-dev"
 # Tests: xmllint (XSD), a JSON Schema validator, python3 for the test helpers, and
 # chromium to render the translation dashboard headless (tests/l10n-dashboard.sh).
 test_pkgs="libxml2-utils python3 python3-jsonschema chromium"

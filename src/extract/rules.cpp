@@ -598,6 +598,20 @@ private:
   /// points_of's expressions per reading and edition, and their placed copies.
   std::vector<std::array<const std::vector<Points>*, 3>> points_found_by_reading_;
   std::vector<std::vector<Placed>> points_placed_;
+  /// The `when` of a common expression that conditioned parts change (see points_of), by
+  /// the identities of the rule's condition and of those parts' conditions: the rows of a
+  /// table share both, and each answer costs several products of conditions. The entry
+  /// keeps the conditions alive, so an address is never reused for another condition.
+  struct HiddenWhen {
+    std::vector<select::Condition> kept;
+    std::optional<std::string> when;  ///< none: no reader has the expression
+  };
+  std::map<std::vector<const void*>, HiddenWhen> hidden_when_;
+  std::vector<const void*> hidden_key_;
+  /// points_of's per-call lists, kept between rules (see there).
+  std::vector<std::size_t> points_readings_, points_changed_by_;
+  std::vector<std::pair<std::size_t, std::size_t>> points_starts_;
+  std::vector<unsigned> points_shown_in_;
   /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
   /// entry keeps them alive, so an address is never reused for another condition).
   struct Described {
@@ -1689,7 +1703,8 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
   }
   // Readings: the common one, then one per conditioned part. An expression never spans
   // two alternatives: each reading shows at most one of them.
-  std::vector<std::size_t> readings{everywhere};
+  auto& readings = points_readings_;
+  readings.assign(1, everywhere);
   for (std::size_t k = 0; k < layout.parts.size(); ++k)
     if (!layout.parts[k].always) readings.push_back(k);
   // find_points depends on the text alone, and an edition often reads as one before it
@@ -1703,11 +1718,11 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
                        [&](const Placed& y) { return y.start == x.start && y.points->text == x.points->text; });
   };
   // Where each entry starts: parts' entries are put back in text order at the end.
-  std::vector<std::pair<std::size_t, std::size_t>> starts;
+  auto& starts = points_starts_;
+  starts.clear();
   // Each entry's editions as edition_bit()s, made into `editions` at the end.
-  std::vector<unsigned> shown_in;
-  // The `when` of a common expression by the parts that change it; none: no reader has it.
-  std::map<std::vector<std::size_t>, std::optional<std::string>> hidden_when;
+  auto& shown_in = points_shown_in_;
+  shown_in.clear();
   for (std::size_t k = 0; k < 3; ++k) {
     const select::Edition e = order[k];
     const unsigned bit = edition_bit(e);
@@ -1737,6 +1752,11 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
         placed[ri].push_back({{run.second, p.offset - run.first}, &p});
       }
     }
+    // Room for every expression of this edition up front: most are new entries in the
+    // first edition, and each move of an entry is six strings.
+    std::size_t expressions = out.size();
+    for (std::size_t ri = 0; ri < readings.size(); ++ri) expressions += placed[ri].size();
+    out.reserve(expressions);
     auto add = [&](const Placed& x, const std::string& when) {
       const Points& p = *x.points;
       for (std::size_t i = 0; i < out.size(); ++i) {
@@ -1765,17 +1785,24 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
         add(x, true_when_);
         continue;
       }
-      std::vector<std::size_t> changed_by;  // reading indices
+      auto& changed_by = points_changed_by_;  // reading indices
+      changed_by.clear();
       for (std::size_t ri = 1; ri < readings.size(); ++ri)
         if (!in_reading(ri, x)) changed_by.push_back(ri);
       if (changed_by.empty()) {
         add(x, true_when_);
         continue;
       }
-      // The same parts change most expressions of a rule, in every edition: each set's
-      // condition is made once.
-      auto [it, fresh] = hidden_when.try_emplace(changed_by);
+      // The same parts change most expressions of a rule, in every edition, and the rows
+      // of a table alike: each set's condition is made once per page.
+      auto& key = hidden_key_;
+      key.clear();
+      key.push_back(full.identity());
+      for (std::size_t ri : changed_by) key.push_back(layout.parts[readings[ri]].condition.identity());
+      auto [it, fresh] = hidden_when_.try_emplace(key);
       if (fresh) {
+        it->second.kept.push_back(full);
+        for (std::size_t ri : changed_by) it->second.kept.push_back(layout.parts[readings[ri]].condition);
         // Parts of which no two can show together are alternatives ("circus or acrobat
         // tiles", "circus tiles", "acrobat tiles"): the sentence is written for a reader
         // who sees one of them, so the reading with none of them is none the page means.
@@ -1791,10 +1818,10 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
           select::Condition hidden;
           for (std::size_t ri : changed_by)
             hidden = select::conjoin_once(hidden, select::negate_once(layout.parts[readings[ri]].condition));
-          if (v_.satisfiable(select::conjoin_once(full, hidden))) it->second = when_of(hidden);
+          if (v_.satisfiable(select::conjoin_once(full, hidden))) it->second.when = when_of(hidden);
         }
       }
-      if (it->second) add(x, *it->second);
+      if (it->second.when) add(x, *it->second.when);
     }
     // A part's own expressions: those its reading has and the common one has not.
     for (std::size_t ri = 1; ri < readings.size(); ++ri)

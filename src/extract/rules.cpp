@@ -273,7 +273,9 @@ std::string clean(std::string_view s) {
   return out;
 }
 
-std::string slug(std::string_view s, std::size_t max_words) {
+/// slug() in a buffer of its own, valid until the next call: a caller that copies it
+/// into a longer string spares the slug's own string.
+std::string_view slug_view(std::string_view s, std::size_t max_words) {
   // A slug is never longer than its text: written through a pointer into a buffer of
   // that size (a push_back per byte costs more than the byte), then copied out at its
   // own length. The buffer is kept between calls: a description is hundreds of bytes,
@@ -305,8 +307,10 @@ std::string slug(std::string_view s, std::size_t max_words) {
       dash = true;
     }
   }
-  return std::string(begin, static_cast<std::size_t>(o - begin));
+  return std::string_view(begin, static_cast<std::size_t>(o - begin));
 }
+
+std::string slug(std::string_view s, std::size_t max_words) { return std::string(slug_view(s, max_words)); }
 
 std::string lower(std::string_view s) {
   std::string r(s);
@@ -404,6 +408,19 @@ std::size_t commented_cells(const Mapping& m, std::string_view body) {
   return n;
 }
 
+/// Where the next "<!--" at or after `from` starts, or npos. A page holds thousands of
+/// '<' (its tags), where find() stopped each time, and few '!' (comments, a table's
+/// header cells): memchr finds those, and the bytes around say whether one opens a comment.
+std::size_t find_comment_open(std::string_view text, std::size_t from) {
+  const char* base = text.data();
+  for (std::size_t at = from + 1; at < text.size(); ++at) {
+    const void* hit = std::memchr(base + at, '!', text.size() - at);
+    if (!hit) break;
+    at = static_cast<std::size_t>(static_cast<const char*>(hit) - base);
+    if (base[at - 1] == '<' && text.compare(at + 1, 2, "--") == 0) return at - 1;
+  }
+  return std::string_view::npos;
+}
 
 /// Whether `s` holds only whitespace and trigger arrows ("→", E2 86 92).
 bool blank_or_arrow(std::string_view s) {
@@ -549,6 +566,7 @@ private:
   mutable std::vector<std::int16_t> first_bytes_;  ///< first_byte() by NodeId, once known
   support::DiagnosticSink quiet_;
   std::string id_prefix_, id_prefix_place_, id_prefix_block_;  ///< finish_rule's "page/step/block/"
+  std::string title_slug_;  ///< the page's part of every id, with its separator
   bool id_prefix_valid_ = false;
   // structure
   std::string section_, phase_, round_, step_, block_;
@@ -653,7 +671,7 @@ PageRules PageExtractor::run() {
     if (expansion_.sources[s].title == page_.title) lines = &expansion_.source_lines[s];
   support::Position pos{1, 1};
   std::size_t pos_offset = 0;
-  for (std::size_t at = text.find("<!--"); at != std::string::npos; at = text.find("<!--", at + 4)) {
+  for (std::size_t at = find_comment_open(text, 0); at != std::string::npos; at = find_comment_open(text, at + 4)) {
     std::size_t end = text.find("-->", at + 4);
     if (lines) {
       pos = lines->position(at);
@@ -1969,27 +1987,36 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   rule.points_unparsed = rule.points.empty() && !empty(rule.rules);
   place(rule, n.span.begin, origin_index < expansion_.semantic.size() ? &expansion_.semantic[origin_index].origin : nullptr);
   // Ids name where a reader finds the rule; a sub-rule lives under its parent's id.
-  std::string what = slug(rule.description.text, m_.id_words);
-  if (what.empty()) what = slug(rule.rules.text, m_.id_words);
-  if (what.empty()) what = "rule";
-  std::string id;
-  if (parent ? !parent->empty() : !rule_stack_.empty()) {
+  const bool sub_rule = parent ? !parent->empty() : !rule_stack_.empty();
+  if (sub_rule) {
     rule.parent = parent ? *parent : rule_stack_.back().second;
-    id = rule.parent + m_.id_separator + what;
   } else {
     // page / step (else section) / block: the same figure's block recurs in several steps.
     // That part changes only with the structure around the rows: kept between rules.
     const std::string& place_name = !step_.empty() ? step_ : section_;
     if (!id_prefix_valid_ || place_name != id_prefix_place_ || block_ != id_prefix_block_) {
+      if (title_slug_.empty()) title_slug_ = slug(page_.title, m_.id_words) + m_.id_separator;
       std::string where = slug(place_name, m_.id_words);
-      id_prefix_ = slug(page_.title, m_.id_words) + m_.id_separator + (where.empty() ? "page" : where) + m_.id_separator;
+      id_prefix_ = title_slug_ + (where.empty() ? "page" : where) + m_.id_separator;
       if (!block_.empty()) id_prefix_ += slug(block_, m_.id_words) + m_.id_separator;
       id_prefix_place_ = place_name;
       id_prefix_block_ = block_;
       id_prefix_valid_ = true;
     }
-    id = id_prefix_ + what;
   }
+  // The words are copied once, straight into the id (the view lasts until the next slug).
+  std::string_view what = slug_view(rule.description.text, m_.id_words);
+  if (what.empty()) what = slug_view(rule.rules.text, m_.id_words);
+  if (what.empty()) what = "rule";
+  std::string id;
+  if (sub_rule) {
+    id.reserve(rule.parent.size() + m_.id_separator.size() + what.size());
+    id.append(rule.parent).append(m_.id_separator);
+  } else {
+    id.reserve(id_prefix_.size() + what.size());
+    id.append(id_prefix_);
+  }
+  id.append(what);
   // Repeated descriptions usually differ by condition (the same bonus under Castles and
   // under Robbers): that names the rule better than a number.
   // The usual case, an id not yet used, costs one lookup.

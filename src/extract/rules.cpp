@@ -1593,11 +1593,26 @@ select::Condition PageExtractor::without_editions(const select::Condition& c) {
 bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, std::vector<TextPart>& parts) {
   layout.clear();
   parts.clear();
-  // The usual text: every run unconditioned, or conditioned but with nothing to read
-  // (the trigger arrow of a description, a blank). One look at each run.
-  if (std::all_of(runs.begin(), runs.end(),
-                  [](const Run& r) { return r.condition.is_true() || r.shown == 0 || blank_or_arrow(r.text); }))
-    return false;
+  // The usual text: every run unconditioned, conditioned by editions only (which make
+  // no parts: their runs all fall into parts under `true`), or conditioned but with
+  // nothing to read (the trigger arrow of a description, a blank). One look at each run,
+  // and a condition is asked about once for the runs in a row that share it.
+  {
+    const select::Condition* asked = nullptr;
+    bool editions_only = false;
+    bool plain = true;
+    for (const Run& r : runs) {
+      if (r.condition.is_true() || r.shown == 0) continue;
+      if (!asked || !r.condition.same(*asked)) {
+        asked = &r.condition;
+        editions_only = without_editions(r.condition).is_true();
+      }
+      if (editions_only || blank_or_arrow(r.text)) continue;
+      plain = false;
+      break;
+    }
+    if (plain) return false;
+  }
   constexpr std::size_t everywhere = PartLayout::kEverywhere;
   layout.part_of_run.assign(runs.size(), everywhere);
   bool conditioned = false;

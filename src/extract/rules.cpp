@@ -48,7 +48,9 @@ struct Mapping {
   /// heading_like() and non_rule() need to see before they know it matters.
   std::size_t heading_prefix = 0, non_rule_prefix = 0;
   /// The first bytes of those prefixes; `all` when one is empty (any text may match).
-  std::string heading_initials, non_rule_initials;
+  /// (A table by byte: asked of most rows, cells and elements, where a search of the
+  /// string was a call.)
+  std::array<bool, 256> heading_initials{}, non_rule_initials{};
   bool heading_any = false, non_rule_any = false;
   /// The lengths (bit n: length n, all lengths of 64 and more on bit 63) and first bytes
   /// of every class extraction knows: most class names on a page (show…, wikitable) fail
@@ -112,11 +114,11 @@ const Mapping& mapping() {
     for (const auto* list : {&r.round_prefixes, &r.step_prefixes})
       for (const auto& p : *list) {
         if (p.empty()) r.heading_any = true;
-        else r.heading_initials += p[0];
+        else r.heading_initials[static_cast<unsigned char>(p[0])] = true;
       }
     for (const auto& [reason, start] : r.non_rules) {
       if (start.empty()) r.non_rule_any = true;
-      else r.non_rule_initials += start[0];
+      else r.non_rule_initials[static_cast<unsigned char>(start[0])] = true;
     }
     auto known_class = [&r](std::string_view c) {
       r.class_lengths |= std::uint64_t{1} << std::min<std::size_t>(c.size(), 63);
@@ -943,7 +945,7 @@ void PageExtractor::heading_like(NodeId id) {
   // Most cells are no title: their start is enough to tell.
   // First its first byte (prefix 0: that byte is final), which rules out nearly all.
   int first = first_byte(title);
-  if (!m_.heading_any && (first < 0 || m_.heading_initials.find(static_cast<char>(first)) == std::string::npos)) return;
+  if (!m_.heading_any && (first < 0 || !m_.heading_initials[static_cast<std::size_t>(first)])) return;
   std::string t = node_text(title, m_.heading_prefix);
   bool whole = false;
   auto complete = [&] {
@@ -974,7 +976,7 @@ bool PageExtractor::non_rule(NodeId id) {
     out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
     return true;
   }
-  if (!m_.non_rule_any && (first < 0 || m_.non_rule_initials.find(static_cast<char>(first)) == std::string::npos))
+  if (!m_.non_rule_any && (first < 0 || !m_.non_rule_initials[static_cast<std::size_t>(first)]))
     return false;
   std::string t = node_text(id, m_.non_rule_prefix);
   for (const auto& [reason, start] : m_.non_rules)

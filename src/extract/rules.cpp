@@ -48,7 +48,9 @@ struct Mapping {
   /// heading_like() and non_rule() need to see before they know it matters.
   std::size_t heading_prefix = 0, non_rule_prefix = 0;
   /// The first bytes of those prefixes; `all` when one is empty (any text may match).
-  std::string heading_initials, non_rule_initials;
+  /// (A table by byte: asked of most rows, cells and elements, where a search of the
+  /// string was a call.)
+  std::array<bool, 256> heading_initials{}, non_rule_initials{};
   bool heading_any = false, non_rule_any = false;
   /// The lengths (bit n: length n, all lengths of 64 and more on bit 63) and first bytes
   /// of every class extraction knows: most class names on a page (show…, wikitable) fail
@@ -112,11 +114,11 @@ const Mapping& mapping() {
     for (const auto* list : {&r.round_prefixes, &r.step_prefixes})
       for (const auto& p : *list) {
         if (p.empty()) r.heading_any = true;
-        else r.heading_initials += p[0];
+        else r.heading_initials[static_cast<unsigned char>(p[0])] = true;
       }
     for (const auto& [reason, start] : r.non_rules) {
       if (start.empty()) r.non_rule_any = true;
-      else r.non_rule_initials += start[0];
+      else r.non_rule_initials[static_cast<unsigned char>(start[0])] = true;
     }
     auto known_class = [&r](std::string_view c) {
       r.class_lengths |= std::uint64_t{1} << std::min<std::size_t>(c.size(), 63);
@@ -273,7 +275,9 @@ std::string clean(std::string_view s) {
   return out;
 }
 
-std::string slug(std::string_view s, std::size_t max_words) {
+/// slug() in a buffer of its own, valid until the next call: a caller that copies it
+/// into a longer string spares the slug's own string.
+std::string_view slug_view(std::string_view s, std::size_t max_words) {
   // A slug is never longer than its text: written through a pointer into a buffer of
   // that size (a push_back per byte costs more than the byte), then copied out at its
   // own length. The buffer is kept between calls: a description is hundreds of bytes,
@@ -305,8 +309,10 @@ std::string slug(std::string_view s, std::size_t max_words) {
       dash = true;
     }
   }
-  return std::string(begin, static_cast<std::size_t>(o - begin));
+  return std::string_view(begin, static_cast<std::size_t>(o - begin));
 }
+
+std::string slug(std::string_view s, std::size_t max_words) { return std::string(slug_view(s, max_words)); }
 
 std::string lower(std::string_view s) {
   std::string r(s);
@@ -404,6 +410,19 @@ std::size_t commented_cells(const Mapping& m, std::string_view body) {
   return n;
 }
 
+/// Where the next "<!--" at or after `from` starts, or npos. A page holds thousands of
+/// '<' (its tags), where find() stopped each time, and few '!' (comments, a table's
+/// header cells): memchr finds those, and the bytes around say whether one opens a comment.
+std::size_t find_comment_open(std::string_view text, std::size_t from) {
+  const char* base = text.data();
+  for (std::size_t at = from + 1; at < text.size(); ++at) {
+    const void* hit = std::memchr(base + at, '!', text.size() - at);
+    if (!hit) break;
+    at = static_cast<std::size_t>(static_cast<const char*>(hit) - base);
+    if (base[at - 1] == '<' && text.compare(at + 1, 2, "--") == 0) return at - 1;
+  }
+  return std::string_view::npos;
+}
 
 /// Whether `s` holds only whitespace and trigger arrows ("→", E2 86 92).
 bool blank_or_arrow(std::string_view s) {
@@ -549,6 +568,7 @@ private:
   mutable std::vector<std::int16_t> first_bytes_;  ///< first_byte() by NodeId, once known
   support::DiagnosticSink quiet_;
   std::string id_prefix_, id_prefix_place_, id_prefix_block_;  ///< finish_rule's "page/step/block/"
+  std::string title_slug_;  ///< the page's part of every id, with its separator
   bool id_prefix_valid_ = false;
   // structure
   std::string section_, phase_, round_, step_, block_;
@@ -598,6 +618,20 @@ private:
   /// points_of's expressions per reading and edition, and their placed copies.
   std::vector<std::array<const std::vector<Points>*, 3>> points_found_by_reading_;
   std::vector<std::vector<Placed>> points_placed_;
+  /// The `when` of a common expression that conditioned parts change (see points_of), by
+  /// the identities of the rule's condition and of those parts' conditions: the rows of a
+  /// table share both, and each answer costs several products of conditions. The entry
+  /// keeps the conditions alive, so an address is never reused for another condition.
+  struct HiddenWhen {
+    std::vector<select::Condition> kept;
+    std::optional<std::string> when;  ///< none: no reader has the expression
+  };
+  std::map<std::vector<const void*>, HiddenWhen> hidden_when_;
+  std::vector<const void*> hidden_key_;
+  /// points_of's per-call lists, kept between rules (see there).
+  std::vector<std::size_t> points_readings_, points_changed_by_;
+  std::vector<std::pair<std::size_t, std::size_t>> points_starts_;
+  std::vector<unsigned> points_shown_in_;
   /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
   /// entry keeps them alive, so an address is never reused for another condition).
   struct Described {
@@ -639,7 +673,7 @@ PageRules PageExtractor::run() {
     if (expansion_.sources[s].title == page_.title) lines = &expansion_.source_lines[s];
   support::Position pos{1, 1};
   std::size_t pos_offset = 0;
-  for (std::size_t at = text.find("<!--"); at != std::string::npos; at = text.find("<!--", at + 4)) {
+  for (std::size_t at = find_comment_open(text, 0); at != std::string::npos; at = find_comment_open(text, at + 4)) {
     std::size_t end = text.find("-->", at + 4);
     if (lines) {
       pos = lines->position(at);
@@ -911,7 +945,7 @@ void PageExtractor::heading_like(NodeId id) {
   // Most cells are no title: their start is enough to tell.
   // First its first byte (prefix 0: that byte is final), which rules out nearly all.
   int first = first_byte(title);
-  if (!m_.heading_any && (first < 0 || m_.heading_initials.find(static_cast<char>(first)) == std::string::npos)) return;
+  if (!m_.heading_any && (first < 0 || !m_.heading_initials[static_cast<std::size_t>(first)])) return;
   std::string t = node_text(title, m_.heading_prefix);
   bool whole = false;
   auto complete = [&] {
@@ -942,7 +976,7 @@ bool PageExtractor::non_rule(NodeId id) {
     out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
     return true;
   }
-  if (!m_.non_rule_any && (first < 0 || m_.non_rule_initials.find(static_cast<char>(first)) == std::string::npos))
+  if (!m_.non_rule_any && (first < 0 || !m_.non_rule_initials[static_cast<std::size_t>(first)]))
     return false;
   std::string t = node_text(id, m_.non_rule_prefix);
   for (const auto& [reason, start] : m_.non_rules)
@@ -1561,11 +1595,26 @@ select::Condition PageExtractor::without_editions(const select::Condition& c) {
 bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, std::vector<TextPart>& parts) {
   layout.clear();
   parts.clear();
-  // The usual text: every run unconditioned, or conditioned but with nothing to read
-  // (the trigger arrow of a description, a blank). One look at each run.
-  if (std::all_of(runs.begin(), runs.end(),
-                  [](const Run& r) { return r.condition.is_true() || r.shown == 0 || blank_or_arrow(r.text); }))
-    return false;
+  // The usual text: every run unconditioned, conditioned by editions only (which make
+  // no parts: their runs all fall into parts under `true`), or conditioned but with
+  // nothing to read (the trigger arrow of a description, a blank). One look at each run,
+  // and a condition is asked about once for the runs in a row that share it.
+  {
+    const select::Condition* asked = nullptr;
+    bool editions_only = false;
+    bool plain = true;
+    for (const Run& r : runs) {
+      if (r.condition.is_true() || r.shown == 0) continue;
+      if (!asked || !r.condition.same(*asked)) {
+        asked = &r.condition;
+        editions_only = without_editions(r.condition).is_true();
+      }
+      if (editions_only || blank_or_arrow(r.text)) continue;
+      plain = false;
+      break;
+    }
+    if (plain) return false;
+  }
   constexpr std::size_t everywhere = PartLayout::kEverywhere;
   layout.part_of_run.assign(runs.size(), everywhere);
   bool conditioned = false;
@@ -1689,7 +1738,8 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
   }
   // Readings: the common one, then one per conditioned part. An expression never spans
   // two alternatives: each reading shows at most one of them.
-  std::vector<std::size_t> readings{everywhere};
+  auto& readings = points_readings_;
+  readings.assign(1, everywhere);
   for (std::size_t k = 0; k < layout.parts.size(); ++k)
     if (!layout.parts[k].always) readings.push_back(k);
   // find_points depends on the text alone, and an edition often reads as one before it
@@ -1703,11 +1753,11 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
                        [&](const Placed& y) { return y.start == x.start && y.points->text == x.points->text; });
   };
   // Where each entry starts: parts' entries are put back in text order at the end.
-  std::vector<std::pair<std::size_t, std::size_t>> starts;
+  auto& starts = points_starts_;
+  starts.clear();
   // Each entry's editions as edition_bit()s, made into `editions` at the end.
-  std::vector<unsigned> shown_in;
-  // The `when` of a common expression by the parts that change it; none: no reader has it.
-  std::map<std::vector<std::size_t>, std::optional<std::string>> hidden_when;
+  auto& shown_in = points_shown_in_;
+  shown_in.clear();
   for (std::size_t k = 0; k < 3; ++k) {
     const select::Edition e = order[k];
     const unsigned bit = edition_bit(e);
@@ -1737,6 +1787,11 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
         placed[ri].push_back({{run.second, p.offset - run.first}, &p});
       }
     }
+    // Room for every expression of this edition up front: most are new entries in the
+    // first edition, and each move of an entry is six strings.
+    std::size_t expressions = out.size();
+    for (std::size_t ri = 0; ri < readings.size(); ++ri) expressions += placed[ri].size();
+    out.reserve(expressions);
     auto add = [&](const Placed& x, const std::string& when) {
       const Points& p = *x.points;
       for (std::size_t i = 0; i < out.size(); ++i) {
@@ -1765,17 +1820,24 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
         add(x, true_when_);
         continue;
       }
-      std::vector<std::size_t> changed_by;  // reading indices
+      auto& changed_by = points_changed_by_;  // reading indices
+      changed_by.clear();
       for (std::size_t ri = 1; ri < readings.size(); ++ri)
         if (!in_reading(ri, x)) changed_by.push_back(ri);
       if (changed_by.empty()) {
         add(x, true_when_);
         continue;
       }
-      // The same parts change most expressions of a rule, in every edition: each set's
-      // condition is made once.
-      auto [it, fresh] = hidden_when.try_emplace(changed_by);
+      // The same parts change most expressions of a rule, in every edition, and the rows
+      // of a table alike: each set's condition is made once per page.
+      auto& key = hidden_key_;
+      key.clear();
+      key.push_back(full.identity());
+      for (std::size_t ri : changed_by) key.push_back(layout.parts[readings[ri]].condition.identity());
+      auto [it, fresh] = hidden_when_.try_emplace(key);
       if (fresh) {
+        it->second.kept.push_back(full);
+        for (std::size_t ri : changed_by) it->second.kept.push_back(layout.parts[readings[ri]].condition);
         // Parts of which no two can show together are alternatives ("circus or acrobat
         // tiles", "circus tiles", "acrobat tiles"): the sentence is written for a reader
         // who sees one of them, so the reading with none of them is none the page means.
@@ -1791,10 +1853,10 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
           select::Condition hidden;
           for (std::size_t ri : changed_by)
             hidden = select::conjoin_once(hidden, select::negate_once(layout.parts[readings[ri]].condition));
-          if (v_.satisfiable(select::conjoin_once(full, hidden))) it->second = when_of(hidden);
+          if (v_.satisfiable(select::conjoin_once(full, hidden))) it->second.when = when_of(hidden);
         }
       }
-      if (it->second) add(x, *it->second);
+      if (it->second.when) add(x, *it->second.when);
     }
     // A part's own expressions: those its reading has and the common one has not.
     for (std::size_t ri = 1; ri < readings.size(); ++ri)
@@ -1942,27 +2004,36 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   rule.points_unparsed = rule.points.empty() && !empty(rule.rules);
   place(rule, n.span.begin, origin_index < expansion_.semantic.size() ? &expansion_.semantic[origin_index].origin : nullptr);
   // Ids name where a reader finds the rule; a sub-rule lives under its parent's id.
-  std::string what = slug(rule.description.text, m_.id_words);
-  if (what.empty()) what = slug(rule.rules.text, m_.id_words);
-  if (what.empty()) what = "rule";
-  std::string id;
-  if (parent ? !parent->empty() : !rule_stack_.empty()) {
+  const bool sub_rule = parent ? !parent->empty() : !rule_stack_.empty();
+  if (sub_rule) {
     rule.parent = parent ? *parent : rule_stack_.back().second;
-    id = rule.parent + m_.id_separator + what;
   } else {
     // page / step (else section) / block: the same figure's block recurs in several steps.
     // That part changes only with the structure around the rows: kept between rules.
     const std::string& place_name = !step_.empty() ? step_ : section_;
     if (!id_prefix_valid_ || place_name != id_prefix_place_ || block_ != id_prefix_block_) {
+      if (title_slug_.empty()) title_slug_ = slug(page_.title, m_.id_words) + m_.id_separator;
       std::string where = slug(place_name, m_.id_words);
-      id_prefix_ = slug(page_.title, m_.id_words) + m_.id_separator + (where.empty() ? "page" : where) + m_.id_separator;
+      id_prefix_ = title_slug_ + (where.empty() ? "page" : where) + m_.id_separator;
       if (!block_.empty()) id_prefix_ += slug(block_, m_.id_words) + m_.id_separator;
       id_prefix_place_ = place_name;
       id_prefix_block_ = block_;
       id_prefix_valid_ = true;
     }
-    id = id_prefix_ + what;
   }
+  // The words are copied once, straight into the id (the view lasts until the next slug).
+  std::string_view what = slug_view(rule.description.text, m_.id_words);
+  if (what.empty()) what = slug_view(rule.rules.text, m_.id_words);
+  if (what.empty()) what = "rule";
+  std::string id;
+  if (sub_rule) {
+    id.reserve(rule.parent.size() + m_.id_separator.size() + what.size());
+    id.append(rule.parent).append(m_.id_separator);
+  } else {
+    id.reserve(id_prefix_.size() + what.size());
+    id.append(id_prefix_);
+  }
+  id.append(what);
   // Repeated descriptions usually differ by condition (the same bonus under Castles and
   // under Robbers): that names the rule better than a number.
   // The usual case, an id not yet used, costs one lookup.

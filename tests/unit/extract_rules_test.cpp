@@ -380,6 +380,24 @@ TEST_CASE("extraction never crashes on damaged pages (slices of the seed, odd ma
   }
 }
 
+TEST_CASE("comments are found wherever they open, among the '!' and '<' of other markup") {
+  // The scan looks for the '!' of "<!--": a lone '!', a "<!" or "<!-" that opens nothing,
+  // a comment right after a '!' or at the very start, and one never closed.
+  ingest::Page page;
+  page.title = "Comments";
+  page.revision.text = "<!--a-->x ! y <! z <!- w<!--b-->!<!--c--> !! <!-- d";
+  page.source.file = "comments.wiki";
+  ingest::SiteInfo site = ingest::default_site();
+  expand::TemplateStore store(site);
+  support::DiagnosticSink sink;
+  auto rules = cli::Pipeline(store, sink).compile(page);
+  std::vector<std::pair<std::string, std::uint32_t>> comments;
+  for (const auto& n : rules.non_rules)
+    if (n.reason == "comment") comments.emplace_back(n.text, n.column);
+  const std::vector<std::pair<std::string, std::uint32_t>> expected = {{"a", 1}, {"b", 25}, {"c", 34}, {"d", 46}};
+  CHECK(comments == expected);
+}
+
 TEST_CASE("wikic/db.hpp loads rules.json and rules.yaml into the same structs") {
   std::string error;
   auto json = db::load(test::source_path("tests/golden/wica/rules.json"), error);

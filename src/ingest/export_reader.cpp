@@ -98,24 +98,36 @@ std::optional<PlainText> find_plain_text(std::string_view chunk) {
 /// the page) on a numeric reference "&#" or a NUL byte. The result is the first `length`
 /// bytes of `out`, a scratch buffer kept between pages.
 bool decode_plain_text(std::string_view in, std::string& out, std::size_t& length) {
-  // Escapes are dense in wikitext (every tag is &lt;…&gt;): bytes are written through a
-  // pointer into a buffer sized for the worst case (decoding never lengthens the text).
+  // Escapes are dense in wikitext (every tag is &lt;…&gt;, every attribute &quot;…&quot;:
+  // one '&' per dozen bytes on the seed page), so the cost is per escape, not per byte:
+  // each is recognised by one eight-byte load and word compares, and the bytes up to the
+  // next one are copied sixteen at a time, into a buffer sized for the worst case
+  // (decoding never lengthens the text).
   const char* p = in.data();
   const std::size_t n = in.size();
   if (out.size() < n) out.resize(n);  // a scratch buffer: only growth is zero-filled
   char* w = out.data();
   std::size_t i = 0;
-  auto at = [&](std::size_t k, char c) { return i + k < n && p[i + k] == c; };
-  while (i < n) {
+  // The escapes as little-endian words, compared under a mask of their length.
+  auto word = [](const char* text, std::size_t size) {
+    std::uint64_t value = 0;
+    std::memcpy(&value, text, size);
+    return value;
+  };
+  const std::uint64_t lt = word("&lt;", 4), gt = word("&gt;", 4), amp = word("&amp;", 5),
+                      quot = word("&quot;", 6), apos = word("&apos;", 6);
+  constexpr std::uint64_t four = 0xFFFFFFFFull, five = 0xFFFFFFFFFFull, six = 0xFFFFFFFFFFFFull;
+  for (;;) {
 #ifdef __SSE2__
     // Sixteen bytes are stored before they are checked: the write position never runs
     // ahead of the read position, so the store stays inside the buffer.
-    const __m128i amp = _mm_set1_epi8('&'), cr = _mm_set1_epi8('\r'), nul = _mm_setzero_si128();
-    while (i + 16 <= n) {
+    const __m128i amp_v = _mm_set1_epi8('&'), cr_v = _mm_set1_epi8('\r'), nul_v = _mm_setzero_si128();
+    for (;;) {
+      if (i + 16 > n) goto tail;
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
-      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, cr)),
-                                 _mm_cmpeq_epi8(v, nul));
+      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp_v), _mm_cmpeq_epi8(v, cr_v)),
+                                 _mm_cmpeq_epi8(v, nul_v));
       if (int mask = _mm_movemask_epi8(hit)) {
         auto skip = static_cast<std::size_t>(__builtin_ctz(mask));
         i += skip;
@@ -125,9 +137,22 @@ bool decode_plain_text(std::string_view in, std::string& out, std::size_t& lengt
       i += 16;
       w += 16;
     }
+    if (p[i] == '&' && i + 8 <= n) {
+      std::uint64_t x = word(p + i, 8);
+      if ((x & six) == quot) { *w++ = '"'; i += 6; }
+      else if ((x & four) == lt) { *w++ = '<'; i += 4; }
+      else if ((x & four) == gt) { *w++ = '>'; i += 4; }
+      else if ((x & five) == amp) { *w++ = '&'; i += 5; }
+      else if ((x & six) == apos) { *w++ = '\''; i += 6; }
+      else if (p[i + 1] == '#') return false;
+      else { *w++ = '&'; i += 1; }
+      continue;
+    }
+  tail:
 #endif
     while (i < n && p[i] != '&' && p[i] != '\r' && p[i] != '\0') *w++ = p[i++];
     if (i >= n) break;
+    auto at = [&](std::size_t k, char c) { return i + k < n && p[i + k] == c; };
     char c = p[i];
     if (c == '\0') return false;
     if (c == '\r') {
@@ -135,21 +160,6 @@ bool decode_plain_text(std::string_view in, std::string& out, std::size_t& lengt
       i += at(1, '\n') ? 2 : 1;
     } else if (at(1, '#')) {
       return false;
-    } else if (i + 6 <= n) {
-      // Room for the longest entity: compare whole words instead of byte by byte.
-      std::uint32_t four;
-      std::memcpy(&four, p + i, 4);
-      auto word = [](const char (&entity)[5]) {
-        std::uint32_t value;
-        std::memcpy(&value, entity, 4);
-        return value;
-      };
-      if (four == word("&lt;")) { *w++ = '<'; i += 4; }
-      else if (four == word("&gt;")) { *w++ = '>'; i += 4; }
-      else if (four == word("&amp") && p[i + 4] == ';') { *w++ = '&'; i += 5; }
-      else if (four == word("&quo") && p[i + 4] == 't' && p[i + 5] == ';') { *w++ = '"'; i += 6; }
-      else if (four == word("&apo") && p[i + 4] == 's' && p[i + 5] == ';') { *w++ = '\''; i += 6; }
-      else { *w++ = '&'; i += 1; }
     } else if (at(1, 'l') && at(2, 't') && at(3, ';')) {
       *w++ = '<';
       i += 4;

@@ -153,9 +153,17 @@ public:
     std::size_t i = 0;
     while (i < n) {
       // Only placeholders, link brackets and the first byte of a table, heading or list
-      // marker can change anything; the bytes between are skipped sixteen at a time.
-      i = support::scan_for<kPlaceholder, '[', ']', '|', '!', '{', '=', '*', '#'>(
-          f_.data(), static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(n));
+      // marker can change anything; the bytes between are skipped sixteen at a time. Which
+      // of them matter depends on the state: inside `[[…]]` only the brackets (nothing
+      // else acts while links_ > 0, and ']' acts only then); in a table the cell and
+      // row markers; outside one the heading and list markers.
+      const auto from = static_cast<std::uint32_t>(i), to = static_cast<std::uint32_t>(n);
+      if (links_ > 0)
+        i = support::scan_for<'[', ']'>(f_.data(), from, to);
+      else if (depth_ > 0)
+        i = support::scan_for<kPlaceholder, '[', '|', '!', '{'>(f_.data(), from, to);
+      else
+        i = support::scan_for<kPlaceholder, '[', '{', '=', '*', '#'>(f_.data(), from, to);
       if (i >= n) break;
       char c = f_[i];
       // A literal \x01 in the page is text: only flat positions made for a node count.
@@ -360,9 +368,19 @@ RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Optio
   out.reserve(text.size() + scanner.breaks.size());
   std::size_t copied = 0;
   for (std::uint32_t k : scanner.breaks) {
-    std::uint32_t at = flat.from(k);
-    bool blank_before =
-        k > 0 && is_space(flat.chars[k - 1]) && flat.node_at(k - 1) == kNoNode && flat.from(k - 1) + 1 == at;
+    // One run lookup per break: the byte before k is in the same run (then a text run,
+    // as a placeholder run is one byte long) or ends the run before it.
+    const Run& run = flat.run_at(k);
+    std::uint32_t at = run.node == kNoNode ? run.source + (k - run.flat) : run.source;
+    bool blank_before = false;
+    if (k > 0 && is_space(flat.chars[k - 1])) {
+      if (k > run.flat) {
+        blank_before = true;
+      } else {
+        const Run& before = flat.runs[static_cast<std::size_t>(&run - flat.runs.data()) - 1];
+        blank_before = before.node == kNoNode && before.source + (k - 1 - before.flat) + 1 == at;
+      }
+    }
     if (blank_before) {
       out.append(text.substr(copied, at - 1 - copied));
       out += '\n';

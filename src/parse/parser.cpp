@@ -726,10 +726,14 @@ private:
 
   void append_text(std::uint32_t b, std::uint32_t e) {
     if (b >= e || exhausted_) return;
-    bool blank = true;
-    for (std::uint32_t k = b; k < e && blank; ++k) blank = is_space(text_[k]) || text_[k] == '\n';
-    if (blank && !accepts_text(stack_.back())) return;
-    if (!blank) ensure_inline_container(b);
+    // Where text is accepted there is no paragraph to open either (accepts_text excludes
+    // flow containers), so only the other containers need to know if the text is blank.
+    if (!accepts_text(stack_.back())) {
+      bool blank = true;
+      for (std::uint32_t k = b; k < e && blank; ++k) blank = is_space(text_[k]) || text_[k] == '\n';
+      if (blank) return;
+      ensure_inline_container(b);
+    }
     Node& parent = doc_.mutable_node(top());
     if (parent.last_child != kNoNode) {
       Node& last = doc_.mutable_node(parent.last_child);

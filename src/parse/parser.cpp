@@ -183,6 +183,18 @@ struct Region {
 bool is_image_option(std::string_view o) {
   while (!o.empty() && is_space(o.front())) o.remove_prefix(1);
   while (!o.empty() && is_space(o.back())) o.remove_suffix(1);
+  // Sizes first: they are the most common option on rules pages, and no word or
+  // prefix below is made of digits, `x` and spaces, so the order changes no answer.
+  if (o.size() > 2 && o[o.size() - 2] == 'p' && o[o.size() - 1] == 'x') {
+    std::string_view d = o.substr(0, o.size() - 2);
+    bool ok = true;
+    int x = 0;
+    for (char c : d) {
+      if (c == 'x') ++x;
+      else if (!is_digit(c) && c != ' ') ok = false;
+    }
+    if (ok && x <= 1 && d != "x") return true;
+  }
   static constexpr std::string_view kWords[] = {
       "thumb", "thumbnail", "frame", "framed", "frameless", "border", "left", "right",
       "center", "centre", "none", "baseline", "sub", "super", "sup", "top", "text-top",
@@ -194,18 +206,7 @@ bool is_image_option(std::string_view o) {
                                                    "thumbnail=", "manualthumb=", "start=",
                                                    "end=", "loop", "muted", "lossy="};
   for (std::string_view p : kPrefixes)
-    if (o.substr(0, p.size()) == p) return true;
-  // Sizes: 100px, x50px, 100x50px (img_width).
-  if (o.size() > 2 && o.substr(o.size() - 2) == "px") {
-    std::string_view d = o.substr(0, o.size() - 2);
-    bool ok = !d.empty();
-    int x = 0;
-    for (char c : d) {
-      if (c == 'x') ++x;
-      else if (!is_digit(c) && c != ' ') ok = false;
-    }
-    return ok && x <= 1 && d != "x";
-  }
+    if (o.size() >= p.size() && same_name(o.substr(0, p.size()), p)) return true;
   return false;
 }
 
@@ -1262,12 +1263,12 @@ private:
       i = scan_for<'<', '[', '\'', '&'>(text_.data(), i, stop);
       if (i >= stop) continue;
       char c = text_[i];
-      Token t;
       if (c == '\'') {
         std::uint32_t j = i;
         while (j < stop && text_[j] == '\'') ++j;
         if (j - i >= 2) {
           flush(i);
+          Token t;
           t.kind = Tok::Quote;
           t.b = i;
           t.e = j;
@@ -1296,6 +1297,7 @@ private:
           std::string_view ent = text_.substr(i, j + 1 - i);
           if (decode_entity(ent) != ent) {
             flush(i);
+            Token t;
             t.kind = Tok::Entity;
             t.b = i;
             t.e = j + 1;
@@ -1311,6 +1313,7 @@ private:
       if (c == '<') {
         // Attribute values may hold regions (`data-x="{{{1|}}}"`), so the tag may end
         // past `stop`.
+        Token t;
         if (lex_tag(i, stop, e, t)) {
           flush(i);
           out.push_back(t);
@@ -1324,6 +1327,7 @@ private:
       // '['
       if (i + 1 < e && text_[i + 1] == '[') {
         auto it = std::lower_bound(pairs.begin(), pairs.end(), std::make_pair(i, 0u));
+        Token t;
         if (it != pairs.end() && it->first == i && lex_wikilink(i, it->second, pairs, t)) {
           flush(i);
           out.push_back(t);
@@ -1349,6 +1353,7 @@ private:
           std::uint32_t close = find_outside(ue, e, "]");
           if (close < e) {
             flush(i);
+            Token t;
             t.kind = Tok::ExtLink;
             t.b = i;
             t.e = close + 1;

@@ -107,16 +107,18 @@ struct NameIndex {
   std::uint8_t start[26 * kLengths + 1] = {};
   std::uint8_t order[N] = {};
 
-  // Position of `name` (compared case-insensitively) in the table, or -1.
+  // Position of `name` (compared case-insensitively) in the table, or -1. `name` is an
+  // ASCII alphanumeric run (every caller's is), so setting bit 0x20 lowers its letters
+  // and keeps its digits: one instruction instead of lower()'s compare and select.
   int find(std::string_view name) const {
     if (name.empty() || name.size() >= kLengths) return -1;
-    char first = lower(name[0]);
+    char first = static_cast<char>(name[0] | 0x20);
     if (first < 'a' || first > 'z') return -1;
     std::size_t shape = static_cast<std::size_t>(first - 'a') * kLengths + name.size();
     for (int k = start[shape]; k < start[shape + 1]; ++k) {
       std::string_view n = names[order[k]];
       std::size_t i = 1;
-      while (i < n.size() && lower(name[i]) == n[i]) ++i;
+      while (i < n.size() && static_cast<char>(name[i] | 0x20) == n[i]) ++i;
       if (i == n.size()) return order[k];
     }
     return -1;

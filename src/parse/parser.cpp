@@ -1246,20 +1246,25 @@ private:
       }
     };
     std::uint32_t i = b;
+    // The next region's start (or e): the region list is consulted again only once the
+    // scan reaches it, since nothing before it can be a region.
+    std::uint32_t stop = 0;
     while (i < e) {
-      while (r < regions_.size() && regions_[r].end <= i) ++r;
-      std::uint32_t stop = (r < regions_.size() && regions_[r].begin < e) ? regions_[r].begin : e;
-      if (r < regions_.size() && regions_[r].begin <= i) {
-        flush(i);
-        Token t;
-        t.kind = Tok::Region;
-        t.b = regions_[r].begin;
-        t.e = std::min(regions_[r].end, e);
-        t.region = static_cast<std::uint32_t>(r);
-        out.push_back(t);
-        i = t.e;
-        text_start = i;
-        continue;
+      if (i >= stop) {
+        while (r < regions_.size() && regions_[r].end <= i) ++r;
+        stop = (r < regions_.size() && regions_[r].begin < e) ? regions_[r].begin : e;
+        if (r < regions_.size() && regions_[r].begin <= i) {
+          flush(i);
+          Token t;
+          t.kind = Tok::Region;
+          t.b = regions_[r].begin;
+          t.e = std::min(regions_[r].end, e);
+          t.region = static_cast<std::uint32_t>(r);
+          out.push_back(t);
+          i = t.e;
+          text_start = i;
+          continue;
+        }
       }
       // Only these bytes can start inline markup; the rest is copied as text in bulk.
       i = scan_for<'<', '[', '\'', '&'>(text_.data(), i, stop);

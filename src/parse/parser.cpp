@@ -1236,6 +1236,7 @@ private:
     std::uint32_t text_start = b;
     std::uint32_t no_ext_close_after = 0xFFFFFFFFu;
     lexed_quote_ = false;
+    quote_scratch_.clear();  // the quote runs' token indices, for plan_quotes
     auto flush = [&](std::uint32_t upto) {
       if (upto > text_start) {
         Token t;
@@ -1279,6 +1280,7 @@ private:
           t.kind = Tok::Quote;
           t.b = i;
           t.e = j;
+          quote_scratch_.push_back(out.size());
           out.push_back(t);
           lexed_quote_ = true;
           text_start = j;
@@ -1445,11 +1447,9 @@ private:
 
   // Parser::doQuotes: balance counts, then the state machine; a `'''''` whose
   // order is open is decided by the next run (what the 'both' buffer does in MW).
+  // `quote_scratch_` holds the indices of the quote runs, as lex() left them.
   void plan_quotes(std::vector<Token>& toks, std::uint32_t seg_begin) {
-    std::vector<std::size_t>& q = quote_scratch_;
-    q.clear();
-    for (std::size_t k = 0; k < toks.size(); ++k)
-      if (toks[k].kind == Tok::Quote) q.push_back(k);
+    const std::vector<std::size_t>& q = quote_scratch_;
     if (q.empty()) return;
     auto len = [&](std::size_t k) { return toks[k].e - toks[k].b; };
     std::size_t italics = 0, bolds = 0;

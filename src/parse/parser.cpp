@@ -232,15 +232,42 @@ enum class Tok : std::uint8_t { Text, Quote, StartTag, EndTag, Link, File, ExtLi
 
 enum QuoteOp : std::uint8_t { kNone = 0, kOpenB, kOpenI, kCloseB, kCloseI };
 
+// 32 bytes: a page makes about 16 K of them, each written once and copied once.
 struct Token {
   Tok kind = Tok::Text;
-  std::uint32_t b = 0, e = 0;       // whole token
-  std::uint32_t ib = 0, ie = 0;     // inner: attributes of a tag, link text/caption, ext text
-  std::uint32_t tb = 0, te = 0;     // link target / URL
-  const TagInfo* tag = nullptr;
   bool self_closing = false;
-  std::uint32_t region = 0;
+  std::uint8_t tag = 0;             // StartTag, EndTag: index in kTags
   std::uint8_t ops[4] = {kNone, kNone, kNone, kNone};
+  std::uint32_t b = 0, e = 0;       // whole token
+  std::uint32_t ib = 0, ie = 0;     // inner: attributes of a tag, link text/caption, ext text;
+                                    // for a Region token, ib is the region's index
+  std::uint32_t tb = 0, te = 0;     // link target / URL
+};
+static_assert(std::size(kTags) <= 256 && sizeof(Token) == 32);
+
+// The tokens of one segment. push() is the lexer's most frequent call (about 16 K per
+// seed page), so it stays inline and only the growth is out of line: as a
+// std::vector::push_back it was an out-of-line call per token.
+class TokenList {
+public:
+  void clear() { size_ = 0; }
+  std::size_t size() const { return size_; }
+  Token& operator[](std::size_t k) { return store_[k]; }
+  const Token* begin() const { return store_.data(); }
+  const Token* end() const { return store_.data() + size_; }
+  __attribute__((always_inline)) void push(const Token& t) {
+    if (size_ == store_.size()) [[unlikely]] grow();
+    store_[size_++] = t;
+  }
+  void swap(TokenList& other) noexcept {
+    store_.swap(other.store_);
+    std::swap(size_, other.size_);
+  }
+
+private:
+  __attribute__((noinline)) void grow() { store_.resize(store_.size() * 2 + 64); }
+  std::vector<Token> store_;  // [0, size_) are the tokens; the rest is room
+  std::size_t size_ = 0;
 };
 
 struct Open {
@@ -268,7 +295,7 @@ struct Scratch {
   std::vector<Region> regions, semantic_regions, outer_regions;
   std::vector<Open> stack;
   std::vector<ListLevel> lists;
-  std::vector<std::vector<Token>> token_pool;
+  std::vector<TokenList> token_pool;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> pair_pool;
   std::vector<std::uint32_t> link_opens;
   std::vector<std::size_t> quote_scratch;
@@ -356,7 +383,7 @@ private:
   }
   bool exhausted_ = false;
   std::size_t inline_depth_ = 0;
-  std::vector<std::vector<Token>>& token_pool_;
+  std::vector<TokenList>& token_pool_;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>& pair_pool_;
   std::vector<std::uint32_t>& link_opens_;
   mutable std::size_t region_hint_ = 0;
@@ -1189,7 +1216,7 @@ private:
 
   // --- inline level ---
 
-  std::vector<Token>& tokens_for_depth() {
+  TokenList& tokens_for_depth() {
     if (token_pool_.size() <= inline_depth_) token_pool_.resize(inline_depth_ + 1);
     auto& v = token_pool_[inline_depth_];
     v.clear();
@@ -1228,7 +1255,7 @@ private:
   }
 
 
-  void lex(std::uint32_t b, std::uint32_t e, std::vector<Token>& out) {
+  void lex(std::uint32_t b, std::uint32_t e, TokenList& out) {
     if (pair_pool_.size() <= inline_depth_) pair_pool_.resize(inline_depth_ + 1);
     auto& pairs = pair_pool_[inline_depth_];
     compute_link_pairs(b, e, pairs);
@@ -1243,7 +1270,7 @@ private:
         t.kind = Tok::Text;
         t.b = text_start;
         t.e = upto;
-        out.push_back(t);
+        out.push(t);
       }
     };
     std::uint32_t i = b;
@@ -1260,8 +1287,8 @@ private:
           t.kind = Tok::Region;
           t.b = regions_[r].begin;
           t.e = std::min(regions_[r].end, e);
-          t.region = static_cast<std::uint32_t>(r);
-          out.push_back(t);
+          t.ib = static_cast<std::uint32_t>(r);
+          out.push(t);
           i = t.e;
           text_start = i;
           continue;
@@ -1281,7 +1308,7 @@ private:
           t.b = i;
           t.e = j;
           quote_scratch_.push_back(out.size());
-          out.push_back(t);
+          out.push(t);
           lexed_quote_ = true;
           text_start = j;
         }
@@ -1310,7 +1337,7 @@ private:
             t.kind = Tok::Entity;
             t.b = i;
             t.e = j + 1;
-            out.push_back(t);
+            out.push(t);
             i = j + 1;
             text_start = i;
             continue;
@@ -1325,7 +1352,7 @@ private:
         Token t;
         if (lex_tag(i, stop, e, t)) {
           flush(i);
-          out.push_back(t);
+          out.push(t);
           i = t.e;
           text_start = i;
           continue;
@@ -1339,7 +1366,7 @@ private:
         Token t;
         if (it != pairs.end() && it->first == i && lex_wikilink(i, it->second, pairs, t)) {
           flush(i);
-          out.push_back(t);
+          out.push(t);
           i = t.e;
           text_start = i;
           continue;
@@ -1372,7 +1399,7 @@ private:
             while (tx < close && is_space(text_[tx])) ++tx;
             t.ib = tx;
             t.ie = close;
-            out.push_back(t);
+            out.push(t);
             i = close + 1;
             text_start = i;
             continue;
@@ -1435,7 +1462,7 @@ private:
     const TagInfo* info = find_tag(name);
     if (!info) return false;
     t.kind = end_tag ? Tok::EndTag : Tok::StartTag;
-    t.tag = info;
+    t.tag = static_cast<std::uint8_t>(info - kTags);
     t.b = i;
     t.e = g + 1;
     t.ib = j;
@@ -1448,7 +1475,7 @@ private:
   // Parser::doQuotes: balance counts, then the state machine; a `'''''` whose
   // order is open is decided by the next run (what the 'both' buffer does in MW).
   // `quote_scratch_` holds the indices of the quote runs, as lex() left them.
-  void plan_quotes(std::vector<Token>& toks, std::uint32_t seg_begin) {
+  void plan_quotes(TokenList& toks, std::uint32_t seg_begin) {
     const std::vector<std::size_t>& q = quote_scratch_;
     if (q.empty()) return;
     auto len = [&](std::size_t k) { return toks[k].e - toks[k].b; };
@@ -1532,7 +1559,7 @@ private:
     if (lexed_quote_) plan_quotes(toks, b);
     ++inline_depth_;
     // Tokens may be referenced after recursion reallocates the pool: copy the list.
-    std::vector<Token> local;
+    TokenList local;
     local.swap(toks);
     for (const Token& t : local) {
       if (exhausted_) break;
@@ -1598,7 +1625,7 @@ private:
         link(t);
         return;
       case Tok::Region:
-        region(regions_[t.region], t);
+        region(regions_[t.ib], t);
         return;
     }
   }
@@ -1794,7 +1821,7 @@ private:
   }
 
   void start_tag(const Token& t) {
-    const TagInfo& info = *t.tag;
+    const TagInfo& info = kTags[t.tag];
     std::string_view name = info.name;
     if (info.flags & kBlock) {
       close_paragraph(t.b);
@@ -1833,7 +1860,7 @@ private:
   }
 
   void end_tag(const Token& t) {
-    const TagInfo& info = *t.tag;
+    const TagInfo& info = kTags[t.tag];
     if (info.flags & kVoid) {
       // Sanitizer turns </br> into <br>; other void end tags are dropped.
       if (same_name(info.name, "br")) {

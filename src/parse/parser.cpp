@@ -673,7 +673,14 @@ private:
   NodeId top() const { return stack_.back().node; }
   NodeKind top_kind() const { return stack_.back().kind; }
 
+  // The limits are far from every real page: the common answer is inline, the
+  // reporting out of line.
   bool can_open() {
+    if (!exhausted_ && doc_.size() < kMaxNodes && stack_.size() < kMaxNestingDepth) [[likely]]
+      return true;
+    return can_open_at_limit();
+  }
+  __attribute__((noinline)) bool can_open_at_limit() {
     if (exhausted_) return false;
     if (doc_.size() >= kMaxNodes) {
       exhausted_ = true;
@@ -712,8 +719,7 @@ private:
 
   // Closes the top node at `end`; `implicit` means its own end markup never came.
   void close_top(std::uint32_t end, bool implicit) {
-    Open o = stack_.back();
-    stack_.pop_back();
+    const Open& o = stack_.back();
     Node& n = doc_.mutable_node(o.node);
     n.span.end = std::max({n.span.end, end, n.span.begin});
     if (implicit) {
@@ -724,6 +730,7 @@ private:
         warn(n.span.begin, "{| opened here is never closed");
     }
     if (o.node == pre_node_) pre_node_ = kNoNode;
+    stack_.pop_back();
   }
 
   // Pops everything above index i (recovered closes), then i itself.
@@ -781,7 +788,9 @@ private:
 
   // --- lists and pre ---
 
+  // Called after every cell; outside lists (most of a rules page) there is nothing to do.
   void validate_lists() {
+    if (lists_.empty()) return;
     std::size_t keep = 0;
     while (keep < lists_.size() && lists_[keep].index < stack_.size() &&
            stack_[lists_[keep].index].node == lists_[keep].node)
@@ -938,7 +947,7 @@ private:
       std::uint32_t nb = i;
       while (i < e && name_char(text_[i])) ++i;
       Attribute a;
-      a.name = text_.substr(nb, i - nb);
+      a.name = std::string_view(text_.data() + nb, i - nb);
       std::uint32_t j = i;
       while (j < e && (is_space(text_[j]) || text_[j] == '\n')) ++j;
       if (j < e && text_[j] == '=') {
@@ -949,12 +958,12 @@ private:
           char q = text_[j];
           std::uint32_t vb = j + 1;
           std::uint32_t ve = scan_byte(text_.data(), vb, e, q);
-          a.value = text_.substr(vb, ve - vb);
+          a.value = std::string_view(text_.data() + vb, ve - vb);
           i = ve < e ? ve + 1 : e;
         } else {
           std::uint32_t vb = j;
           while (j < e && !is_space(text_[j]) && text_[j] != '\n') ++j;
-          a.value = text_.substr(vb, j - vb);
+          a.value = std::string_view(text_.data() + vb, j - vb);
           i = j;
         }
       }

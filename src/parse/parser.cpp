@@ -479,7 +479,7 @@ private:
       }
       char c = t[i];
       if (c == '<' && i < limit) {
-        if (text_at(i, "<!--")) {
+        if (i + 1 < n && t[i + 1] == '!' && text_at(i, "<!--")) {
           std::size_t close = t.find("-->", i + 4);
           Region r;
           r.begin = i;
@@ -1156,8 +1156,7 @@ private:
         return;
       }
     }
-    if (table != 0 && !in_region(ts) &&
-        (text_[ts] == '|' || text_[ts] == '!')) {
+    if (table != 0 && (text_[ts] == '|' || text_[ts] == '!') && !in_region(ts)) {
       table_line(table, ts, te);
       return;
     }

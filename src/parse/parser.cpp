@@ -27,7 +27,10 @@ using support::scan_for;
 
 // Byte classes in one table: the name and attribute scans test every byte of every tag,
 // and a lookup is cheaper than the chains of comparisons.
-enum : std::uint8_t { kSpaceByte = 1, kAlphaByte = 2, kDigitByte = 4, kAttrNameByte = 8, kNotInTitleByte = 16 };
+enum : std::uint8_t { kSpaceByte = 1, kAlphaByte = 2, kDigitByte = 4, kAttrNameByte = 8, kNotInTitleByte = 16,
+                      kGapByte = 32,          // space or newline: between attributes and around `=`
+                      kAttrStartByte = 64,    // starts an attribute name: a name byte but `-` and `.`
+                      kTagNameEndByte = 128 };  // may follow a tag name: space, `>`, `/`
 constexpr std::array<std::uint8_t, 256> kByteClass = [] {
   std::array<std::uint8_t, 256> t{};
   for (unsigned char c : {' ', '\t', '\r', '\f', '\v'}) t[c] |= kSpaceByte;
@@ -39,6 +42,11 @@ constexpr std::array<std::uint8_t, 256> kByteClass = [] {
   for (int c = 0x80; c < 0x100; ++c) t[c] |= kAttrNameByte;
   // Bytes that make `[[…]]` not a link (a subset of Title's illegal characters).
   for (unsigned char c : {'<', '>', '[', ']', '{', '}', '\n'}) t[c] |= kNotInTitleByte;
+  for (int c = 0; c < 0x100; ++c) {
+    if ((t[c] & kSpaceByte) || c == '\n') t[c] |= kGapByte;
+    if ((t[c] & kAttrNameByte) && c != '-' && c != '.') t[c] |= kAttrStartByte;
+    if ((t[c] & kSpaceByte) || c == '>' || c == '/') t[c] |= kTagNameEndByte;
+  }
   return t;
 }();
 bool has_class(char c, std::uint8_t cls) { return (kByteClass[static_cast<unsigned char>(c)] & cls) != 0; }
@@ -767,7 +775,7 @@ private:
     // flow containers), so only the other containers need to know if the text is blank.
     if (!accepts_text(stack_.back())) {
       bool blank = true;
-      for (std::uint32_t k = b; k < e && blank; ++k) blank = is_space(text_[k]) || text_[k] == '\n';
+      for (std::uint32_t k = b; k < e && blank; ++k) blank = has_class(text_[k], kGapByte);
       if (blank) return;
       ensure_inline_container(b);
     }
@@ -940,7 +948,7 @@ private:
     std::uint32_t i = b;
     auto name_char = is_attribute_name_byte;
     while (i < e) {
-      if (!name_char(text_[i]) || text_[i] == '-' || text_[i] == '.') {
+      if (!has_class(text_[i], kAttrStartByte)) {
         ++i;
         continue;
       }
@@ -949,10 +957,10 @@ private:
       Attribute a;
       a.name = std::string_view(text_.data() + nb, i - nb);
       std::uint32_t j = i;
-      while (j < e && (is_space(text_[j]) || text_[j] == '\n')) ++j;
+      while (j < e && has_class(text_[j], kGapByte)) ++j;
       if (j < e && text_[j] == '=') {
         ++j;
-        while (j < e && (is_space(text_[j]) || text_[j] == '\n')) ++j;
+        while (j < e && has_class(text_[j], kGapByte)) ++j;
         a.has_value = true;
         if (j < e && (text_[j] == '"' || text_[j] == '\'')) {
           char q = text_[j];
@@ -962,7 +970,7 @@ private:
           i = ve < e ? ve + 1 : e;
         } else {
           std::uint32_t vb = j;
-          while (j < e && !is_space(text_[j]) && text_[j] != '\n') ++j;
+          while (j < e && !has_class(text_[j], kGapByte)) ++j;
           a.value = std::string_view(text_.data() + vb, j - vb);
           i = j;
         }
@@ -1455,7 +1463,7 @@ private:
     while (j < stop && is_alnum(text_[j])) ++j;
     if (j == nb || !is_alpha(text_[nb])) return false;
     std::string_view name(text_.data() + nb, j - nb);
-    if (j < stop && !(is_space(text_[j]) || text_[j] == '>' || text_[j] == '/')) return false;
+    if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
     // [i, stop) holds no region, so a `>` there is the tag's end without asking the
     // region list; only a tag running into a region needs find_outside.
     std::uint32_t g = scan_byte(text_.data(), j, stop, '>');

@@ -27,7 +27,10 @@ using support::scan_for;
 
 // Byte classes in one table: the name and attribute scans test every byte of every tag,
 // and a lookup is cheaper than the chains of comparisons.
-enum : std::uint8_t { kSpaceByte = 1, kAlphaByte = 2, kDigitByte = 4, kAttrNameByte = 8, kNotInTitleByte = 16 };
+enum : std::uint8_t { kSpaceByte = 1, kAlphaByte = 2, kDigitByte = 4, kAttrNameByte = 8, kNotInTitleByte = 16,
+                      kGapByte = 32,          // space or newline: between attributes and around `=`
+                      kAttrStartByte = 64,    // starts an attribute name: a name byte but `-` and `.`
+                      kTagNameEndByte = 128 };  // may follow a tag name: space, `>`, `/`
 constexpr std::array<std::uint8_t, 256> kByteClass = [] {
   std::array<std::uint8_t, 256> t{};
   for (unsigned char c : {' ', '\t', '\r', '\f', '\v'}) t[c] |= kSpaceByte;
@@ -39,6 +42,11 @@ constexpr std::array<std::uint8_t, 256> kByteClass = [] {
   for (int c = 0x80; c < 0x100; ++c) t[c] |= kAttrNameByte;
   // Bytes that make `[[…]]` not a link (a subset of Title's illegal characters).
   for (unsigned char c : {'<', '>', '[', ']', '{', '}', '\n'}) t[c] |= kNotInTitleByte;
+  for (int c = 0; c < 0x100; ++c) {
+    if ((t[c] & kSpaceByte) || c == '\n') t[c] |= kGapByte;
+    if ((t[c] & kAttrNameByte) && c != '-' && c != '.') t[c] |= kAttrStartByte;
+    if ((t[c] & kSpaceByte) || c == '>' || c == '/') t[c] |= kTagNameEndByte;
+  }
   return t;
 }();
 bool has_class(char c, std::uint8_t cls) { return (kByteClass[static_cast<unsigned char>(c)] & cls) != 0; }
@@ -107,16 +115,18 @@ struct NameIndex {
   std::uint8_t start[26 * kLengths + 1] = {};
   std::uint8_t order[N] = {};
 
-  // Position of `name` (compared case-insensitively) in the table, or -1.
+  // Position of `name` (compared case-insensitively) in the table, or -1. `name` is an
+  // ASCII alphanumeric run (every caller's is), so setting bit 0x20 lowers its letters
+  // and keeps its digits: one instruction instead of lower()'s compare and select.
   int find(std::string_view name) const {
     if (name.empty() || name.size() >= kLengths) return -1;
-    char first = lower(name[0]);
+    char first = static_cast<char>(name[0] | 0x20);
     if (first < 'a' || first > 'z') return -1;
     std::size_t shape = static_cast<std::size_t>(first - 'a') * kLengths + name.size();
     for (int k = start[shape]; k < start[shape + 1]; ++k) {
       std::string_view n = names[order[k]];
       std::size_t i = 1;
-      while (i < n.size() && lower(name[i]) == n[i]) ++i;
+      while (i < n.size() && static_cast<char>(name[i] | 0x20) == n[i]) ++i;
       if (i == n.size()) return order[k];
     }
     return -1;
@@ -183,6 +193,18 @@ struct Region {
 bool is_image_option(std::string_view o) {
   while (!o.empty() && is_space(o.front())) o.remove_prefix(1);
   while (!o.empty() && is_space(o.back())) o.remove_suffix(1);
+  // Sizes first: they are the most common option on rules pages, and no word or
+  // prefix below is made of digits, `x` and spaces, so the order changes no answer.
+  if (o.size() > 2 && o[o.size() - 2] == 'p' && o[o.size() - 1] == 'x') {
+    std::string_view d = o.substr(0, o.size() - 2);
+    bool ok = true;
+    int x = 0;
+    for (char c : d) {
+      if (c == 'x') ++x;
+      else if (!is_digit(c) && c != ' ') ok = false;
+    }
+    if (ok && x <= 1 && d != "x") return true;
+  }
   static constexpr std::string_view kWords[] = {
       "thumb", "thumbnail", "frame", "framed", "frameless", "border", "left", "right",
       "center", "centre", "none", "baseline", "sub", "super", "sup", "top", "text-top",
@@ -194,18 +216,7 @@ bool is_image_option(std::string_view o) {
                                                    "thumbnail=", "manualthumb=", "start=",
                                                    "end=", "loop", "muted", "lossy="};
   for (std::string_view p : kPrefixes)
-    if (o.substr(0, p.size()) == p) return true;
-  // Sizes: 100px, x50px, 100x50px (img_width).
-  if (o.size() > 2 && o.substr(o.size() - 2) == "px") {
-    std::string_view d = o.substr(0, o.size() - 2);
-    bool ok = !d.empty();
-    int x = 0;
-    for (char c : d) {
-      if (c == 'x') ++x;
-      else if (!is_digit(c) && c != ' ') ok = false;
-    }
-    return ok && x <= 1 && d != "x";
-  }
+    if (o.size() >= p.size() && same_name(o.substr(0, p.size()), p)) return true;
   return false;
 }
 
@@ -229,15 +240,42 @@ enum class Tok : std::uint8_t { Text, Quote, StartTag, EndTag, Link, File, ExtLi
 
 enum QuoteOp : std::uint8_t { kNone = 0, kOpenB, kOpenI, kCloseB, kCloseI };
 
+// 32 bytes: a page makes about 16 K of them, each written once and copied once.
 struct Token {
   Tok kind = Tok::Text;
-  std::uint32_t b = 0, e = 0;       // whole token
-  std::uint32_t ib = 0, ie = 0;     // inner: attributes of a tag, link text/caption, ext text
-  std::uint32_t tb = 0, te = 0;     // link target / URL
-  const TagInfo* tag = nullptr;
   bool self_closing = false;
-  std::uint32_t region = 0;
+  std::uint8_t tag = 0;             // StartTag, EndTag: index in kTags
   std::uint8_t ops[4] = {kNone, kNone, kNone, kNone};
+  std::uint32_t b = 0, e = 0;       // whole token
+  std::uint32_t ib = 0, ie = 0;     // inner: attributes of a tag, link text/caption, ext text;
+                                    // for a Region token, ib is the region's index
+  std::uint32_t tb = 0, te = 0;     // link target / URL
+};
+static_assert(std::size(kTags) <= 256 && sizeof(Token) == 32);
+
+// The tokens of one segment. push() is the lexer's most frequent call (about 16 K per
+// seed page), so it stays inline and only the growth is out of line: as a
+// std::vector::push_back it was an out-of-line call per token.
+class TokenList {
+public:
+  void clear() { size_ = 0; }
+  std::size_t size() const { return size_; }
+  Token& operator[](std::size_t k) { return store_[k]; }
+  const Token* begin() const { return store_.data(); }
+  const Token* end() const { return store_.data() + size_; }
+  __attribute__((always_inline)) void push(const Token& t) {
+    if (size_ == store_.size()) [[unlikely]] grow();
+    store_[size_++] = t;
+  }
+  void swap(TokenList& other) noexcept {
+    store_.swap(other.store_);
+    std::swap(size_, other.size_);
+  }
+
+private:
+  __attribute__((noinline)) void grow() { store_.resize(store_.size() * 2 + 64); }
+  std::vector<Token> store_;  // [0, size_) are the tokens; the rest is room
+  std::size_t size_ = 0;
 };
 
 struct Open {
@@ -265,7 +303,7 @@ struct Scratch {
   std::vector<Region> regions, semantic_regions, outer_regions;
   std::vector<Open> stack;
   std::vector<ListLevel> lists;
-  std::vector<std::vector<Token>> token_pool;
+  std::vector<TokenList> token_pool;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> pair_pool;
   std::vector<std::uint32_t> link_opens;
   std::vector<std::size_t> quote_scratch;
@@ -353,7 +391,7 @@ private:
   }
   bool exhausted_ = false;
   std::size_t inline_depth_ = 0;
-  std::vector<std::vector<Token>>& token_pool_;
+  std::vector<TokenList>& token_pool_;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>& pair_pool_;
   std::vector<std::uint32_t>& link_opens_;
   mutable std::size_t region_hint_ = 0;
@@ -449,7 +487,7 @@ private:
       }
       char c = t[i];
       if (c == '<' && i < limit) {
-        if (text_at(i, "<!--")) {
+        if (i + 1 < n && t[i + 1] == '!' && text_at(i, "<!--")) {
           std::size_t close = t.find("-->", i + 4);
           Region r;
           r.begin = i;
@@ -643,7 +681,14 @@ private:
   NodeId top() const { return stack_.back().node; }
   NodeKind top_kind() const { return stack_.back().kind; }
 
+  // The limits are far from every real page: the common answer is inline, the
+  // reporting out of line.
   bool can_open() {
+    if (!exhausted_ && doc_.size() < kMaxNodes && stack_.size() < kMaxNestingDepth) [[likely]]
+      return true;
+    return can_open_at_limit();
+  }
+  __attribute__((noinline)) bool can_open_at_limit() {
     if (exhausted_) return false;
     if (doc_.size() >= kMaxNodes) {
       exhausted_ = true;
@@ -682,8 +727,7 @@ private:
 
   // Closes the top node at `end`; `implicit` means its own end markup never came.
   void close_top(std::uint32_t end, bool implicit) {
-    Open o = stack_.back();
-    stack_.pop_back();
+    const Open& o = stack_.back();
     Node& n = doc_.mutable_node(o.node);
     n.span.end = std::max({n.span.end, end, n.span.begin});
     if (implicit) {
@@ -694,6 +738,7 @@ private:
         warn(n.span.begin, "{| opened here is never closed");
     }
     if (o.node == pre_node_) pre_node_ = kNoNode;
+    stack_.pop_back();
   }
 
   // Pops everything above index i (recovered closes), then i itself.
@@ -726,10 +771,14 @@ private:
 
   void append_text(std::uint32_t b, std::uint32_t e) {
     if (b >= e || exhausted_) return;
-    bool blank = true;
-    for (std::uint32_t k = b; k < e && blank; ++k) blank = is_space(text_[k]) || text_[k] == '\n';
-    if (blank && !accepts_text(stack_.back())) return;
-    if (!blank) ensure_inline_container(b);
+    // Where text is accepted there is no paragraph to open either (accepts_text excludes
+    // flow containers), so only the other containers need to know if the text is blank.
+    if (!accepts_text(stack_.back())) {
+      bool blank = true;
+      for (std::uint32_t k = b; k < e && blank; ++k) blank = has_class(text_[k], kGapByte);
+      if (blank) return;
+      ensure_inline_container(b);
+    }
     Node& parent = doc_.mutable_node(top());
     if (parent.last_child != kNoNode) {
       Node& last = doc_.mutable_node(parent.last_child);
@@ -747,7 +796,9 @@ private:
 
   // --- lists and pre ---
 
+  // Called after every cell; outside lists (most of a rules page) there is nothing to do.
   void validate_lists() {
+    if (lists_.empty()) return;
     std::size_t keep = 0;
     while (keep < lists_.size() && lists_[keep].index < stack_.size() &&
            stack_[lists_[keep].index].node == lists_[keep].node)
@@ -897,30 +948,30 @@ private:
     std::uint32_t i = b;
     auto name_char = is_attribute_name_byte;
     while (i < e) {
-      if (!name_char(text_[i]) || text_[i] == '-' || text_[i] == '.') {
+      if (!has_class(text_[i], kAttrStartByte)) {
         ++i;
         continue;
       }
       std::uint32_t nb = i;
       while (i < e && name_char(text_[i])) ++i;
       Attribute a;
-      a.name = text_.substr(nb, i - nb);
+      a.name = std::string_view(text_.data() + nb, i - nb);
       std::uint32_t j = i;
-      while (j < e && (is_space(text_[j]) || text_[j] == '\n')) ++j;
+      while (j < e && has_class(text_[j], kGapByte)) ++j;
       if (j < e && text_[j] == '=') {
         ++j;
-        while (j < e && (is_space(text_[j]) || text_[j] == '\n')) ++j;
+        while (j < e && has_class(text_[j], kGapByte)) ++j;
         a.has_value = true;
         if (j < e && (text_[j] == '"' || text_[j] == '\'')) {
           char q = text_[j];
           std::uint32_t vb = j + 1;
           std::uint32_t ve = scan_byte(text_.data(), vb, e, q);
-          a.value = text_.substr(vb, ve - vb);
+          a.value = std::string_view(text_.data() + vb, ve - vb);
           i = ve < e ? ve + 1 : e;
         } else {
           std::uint32_t vb = j;
-          while (j < e && !is_space(text_[j]) && text_[j] != '\n') ++j;
-          a.value = text_.substr(vb, j - vb);
+          while (j < e && !has_class(text_[j], kGapByte)) ++j;
+          a.value = std::string_view(text_.data() + vb, j - vb);
           i = j;
         }
       }
@@ -1113,8 +1164,7 @@ private:
         return;
       }
     }
-    if (table != 0 && !in_region(ts) &&
-        (text_[ts] == '|' || text_[ts] == '!')) {
+    if (table != 0 && (text_[ts] == '|' || text_[ts] == '!') && !in_region(ts)) {
       table_line(table, ts, te);
       return;
     }
@@ -1182,7 +1232,7 @@ private:
 
   // --- inline level ---
 
-  std::vector<Token>& tokens_for_depth() {
+  TokenList& tokens_for_depth() {
     if (token_pool_.size() <= inline_depth_) token_pool_.resize(inline_depth_ + 1);
     auto& v = token_pool_[inline_depth_];
     v.clear();
@@ -1221,7 +1271,7 @@ private:
   }
 
 
-  void lex(std::uint32_t b, std::uint32_t e, std::vector<Token>& out) {
+  void lex(std::uint32_t b, std::uint32_t e, TokenList& out) {
     if (pair_pool_.size() <= inline_depth_) pair_pool_.resize(inline_depth_ + 1);
     auto& pairs = pair_pool_[inline_depth_];
     compute_link_pairs(b, e, pairs);
@@ -1229,45 +1279,52 @@ private:
     std::uint32_t text_start = b;
     std::uint32_t no_ext_close_after = 0xFFFFFFFFu;
     lexed_quote_ = false;
+    quote_scratch_.clear();  // the quote runs' token indices, for plan_quotes
     auto flush = [&](std::uint32_t upto) {
       if (upto > text_start) {
         Token t;
         t.kind = Tok::Text;
         t.b = text_start;
         t.e = upto;
-        out.push_back(t);
+        out.push(t);
       }
     };
     std::uint32_t i = b;
+    // The next region's start (or e): the region list is consulted again only once the
+    // scan reaches it, since nothing before it can be a region.
+    std::uint32_t stop = 0;
     while (i < e) {
-      while (r < regions_.size() && regions_[r].end <= i) ++r;
-      std::uint32_t stop = (r < regions_.size() && regions_[r].begin < e) ? regions_[r].begin : e;
-      if (r < regions_.size() && regions_[r].begin <= i) {
-        flush(i);
-        Token t;
-        t.kind = Tok::Region;
-        t.b = regions_[r].begin;
-        t.e = std::min(regions_[r].end, e);
-        t.region = static_cast<std::uint32_t>(r);
-        out.push_back(t);
-        i = t.e;
-        text_start = i;
-        continue;
+      if (i >= stop) {
+        while (r < regions_.size() && regions_[r].end <= i) ++r;
+        stop = (r < regions_.size() && regions_[r].begin < e) ? regions_[r].begin : e;
+        if (r < regions_.size() && regions_[r].begin <= i) {
+          flush(i);
+          Token t;
+          t.kind = Tok::Region;
+          t.b = regions_[r].begin;
+          t.e = std::min(regions_[r].end, e);
+          t.ib = static_cast<std::uint32_t>(r);
+          out.push(t);
+          i = t.e;
+          text_start = i;
+          continue;
+        }
       }
       // Only these bytes can start inline markup; the rest is copied as text in bulk.
       i = scan_for<'<', '[', '\'', '&'>(text_.data(), i, stop);
       if (i >= stop) continue;
       char c = text_[i];
-      Token t;
       if (c == '\'') {
         std::uint32_t j = i;
         while (j < stop && text_[j] == '\'') ++j;
         if (j - i >= 2) {
           flush(i);
+          Token t;
           t.kind = Tok::Quote;
           t.b = i;
           t.e = j;
-          out.push_back(t);
+          quote_scratch_.push_back(out.size());
+          out.push(t);
           lexed_quote_ = true;
           text_start = j;
         }
@@ -1292,10 +1349,11 @@ private:
           std::string_view ent = text_.substr(i, j + 1 - i);
           if (decode_entity(ent) != ent) {
             flush(i);
+            Token t;
             t.kind = Tok::Entity;
             t.b = i;
             t.e = j + 1;
-            out.push_back(t);
+            out.push(t);
             i = j + 1;
             text_start = i;
             continue;
@@ -1307,9 +1365,10 @@ private:
       if (c == '<') {
         // Attribute values may hold regions (`data-x="{{{1|}}}"`), so the tag may end
         // past `stop`.
+        Token t;
         if (lex_tag(i, stop, e, t)) {
           flush(i);
-          out.push_back(t);
+          out.push(t);
           i = t.e;
           text_start = i;
           continue;
@@ -1320,9 +1379,10 @@ private:
       // '['
       if (i + 1 < e && text_[i + 1] == '[') {
         auto it = std::lower_bound(pairs.begin(), pairs.end(), std::make_pair(i, 0u));
+        Token t;
         if (it != pairs.end() && it->first == i && lex_wikilink(i, it->second, pairs, t)) {
           flush(i);
-          out.push_back(t);
+          out.push(t);
           i = t.e;
           text_start = i;
           continue;
@@ -1345,6 +1405,7 @@ private:
           std::uint32_t close = find_outside(ue, e, "]");
           if (close < e) {
             flush(i);
+            Token t;
             t.kind = Tok::ExtLink;
             t.b = i;
             t.e = close + 1;
@@ -1354,7 +1415,7 @@ private:
             while (tx < close && is_space(text_[tx])) ++tx;
             t.ib = tx;
             t.ie = close;
-            out.push_back(t);
+            out.push(t);
             i = close + 1;
             text_start = i;
             continue;
@@ -1402,7 +1463,7 @@ private:
     while (j < stop && is_alnum(text_[j])) ++j;
     if (j == nb || !is_alpha(text_[nb])) return false;
     std::string_view name(text_.data() + nb, j - nb);
-    if (j < stop && !(is_space(text_[j]) || text_[j] == '>' || text_[j] == '/')) return false;
+    if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
     // [i, stop) holds no region, so a `>` there is the tag's end without asking the
     // region list; only a tag running into a region needs find_outside.
     std::uint32_t g = scan_byte(text_.data(), j, stop, '>');
@@ -1417,7 +1478,7 @@ private:
     const TagInfo* info = find_tag(name);
     if (!info) return false;
     t.kind = end_tag ? Tok::EndTag : Tok::StartTag;
-    t.tag = info;
+    t.tag = static_cast<std::uint8_t>(info - kTags);
     t.b = i;
     t.e = g + 1;
     t.ib = j;
@@ -1429,11 +1490,9 @@ private:
 
   // Parser::doQuotes: balance counts, then the state machine; a `'''''` whose
   // order is open is decided by the next run (what the 'both' buffer does in MW).
-  void plan_quotes(std::vector<Token>& toks, std::uint32_t seg_begin) {
-    std::vector<std::size_t>& q = quote_scratch_;
-    q.clear();
-    for (std::size_t k = 0; k < toks.size(); ++k)
-      if (toks[k].kind == Tok::Quote) q.push_back(k);
+  // `quote_scratch_` holds the indices of the quote runs, as lex() left them.
+  void plan_quotes(TokenList& toks, std::uint32_t seg_begin) {
+    const std::vector<std::size_t>& q = quote_scratch_;
     if (q.empty()) return;
     auto len = [&](std::size_t k) { return toks[k].e - toks[k].b; };
     std::size_t italics = 0, bolds = 0;
@@ -1516,7 +1575,7 @@ private:
     if (lexed_quote_) plan_quotes(toks, b);
     ++inline_depth_;
     // Tokens may be referenced after recursion reallocates the pool: copy the list.
-    std::vector<Token> local;
+    TokenList local;
     local.swap(toks);
     for (const Token& t : local) {
       if (exhausted_) break;
@@ -1582,7 +1641,7 @@ private:
         link(t);
         return;
       case Tok::Region:
-        region(regions_[t.region], t);
+        region(regions_[t.ib], t);
         return;
     }
   }
@@ -1778,7 +1837,7 @@ private:
   }
 
   void start_tag(const Token& t) {
-    const TagInfo& info = *t.tag;
+    const TagInfo& info = kTags[t.tag];
     std::string_view name = info.name;
     if (info.flags & kBlock) {
       close_paragraph(t.b);
@@ -1817,7 +1876,7 @@ private:
   }
 
   void end_tag(const Token& t) {
-    const TagInfo& info = *t.tag;
+    const TagInfo& info = kTags[t.tag];
     if (info.flags & kVoid) {
       // Sanitizer turns </br> into <br>; other void end tags are dropped.
       if (same_name(info.name, "br")) {

@@ -37,6 +37,10 @@ trap 'rm -rf "$tmp"' EXIT
 # count TAG BINARY: callgrind profiles of both exports, then the per-page table as JSON.
 count() {
   local tag="$1" bin="$2"
+  # Without debug information: with it, callgrind_annotate lists a function once per
+  # source file its inlined code came from, and a stage's row would be one of those parts.
+  strip --strip-debug -o "$tmp/$tag.wikic" "$bin"
+  bin="$tmp/$tag.wikic"
   for n in 3 13; do
     valgrind --tool=callgrind --callgrind-out-file="$tmp/$tag.$n.cg" \
       "$bin" compile "$work/copies-$n.xml" -o "$tmp/$tag.$n.out" >/dev/null 2>&1

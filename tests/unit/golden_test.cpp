@@ -11,7 +11,7 @@ using namespace wikic::test;
 TEST_CASE("compile of corpus/wica equals the reviewed golden output") {
   ScratchDir dir;
   // Paths in the output are as given on the command line: run from the repository.
-  std::string cmd = "cd " + std::string(WIKIC_SOURCE_DIR) + " && " + WIKIC_BINARY + " compile corpus/wica --out " +
+  std::string cmd = "cd " + std::string(WIKIC_SOURCE_DIR) + " && " + wikic_binary() + " compile corpus/wica --out " +
                     (dir / "out").string() + " 2>/dev/null";
   REQUIRE(std::system(cmd.c_str()) == 0);
   for (const auto& entry : std::filesystem::directory_iterator(source_path("tests/golden/wica"))) {

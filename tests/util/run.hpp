@@ -3,6 +3,7 @@
 // wiring is tested as a user meets it.
 #pragma once
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -44,10 +45,18 @@ struct ScratchDir {
   std::filesystem::path operator/(const std::string& name) const { return path / name; }
 };
 
+/// The `wikic` the tests run: the one built beside them, or WIKIC_TEST_BINARY when set
+/// (scripts/test.sh points it at the Release build, which the sanitizer build's tests
+/// would otherwise never run).
+inline std::string wikic_binary() {
+  const char* other = std::getenv("WIKIC_TEST_BINARY");
+  return other && *other ? other : WIKIC_BINARY;
+}
+
 /// Runs `wikic ARGS` through the shell with stdout and stderr captured separately.
 inline RunResult run_wikic(const std::string& args) {
   ScratchDir scratch;
-  std::string cmd = std::string(WIKIC_BINARY) + " " + args + " >" + (scratch / "out").string() + " 2>" +
+  std::string cmd = wikic_binary() + " " + args + " >" + (scratch / "out").string() + " 2>" +
                     (scratch / "err").string();
   RunResult r;
   int raw = std::system(cmd.c_str());

@@ -51,6 +51,9 @@ struct Mapping {
   /// (A table by byte: asked of most rows, cells and elements, where a search of the
   /// string was a call.)
   std::array<bool, 256> heading_initials{}, non_rule_initials{};
+  /// The round and step prefixes together, and the non-rule starts, for
+  /// PageExtractor::may_start_with.
+  std::vector<std::string> heading_starts, non_rule_starts;
   bool heading_any = false, non_rule_any = false;
   /// The lengths (bit n: length n, all lengths of 64 and more on bit 63) and first bytes
   /// of every class extraction knows: most class names on a page (show…, wikitable) fail
@@ -60,6 +63,25 @@ struct Mapping {
   /// Second bytes of the known classes by their first (bit b%64 of word b/64): the
   /// show… classes share 's' with scoring…, and most have the length of one too.
   std::array<std::array<std::uint64_t, 4>, 256> class_seconds{};
+  /// Every class extraction knows, once each, with what it says (a class may be in
+  /// several lists): one pass over a few entries, compared by length first, instead of
+  /// a map lookup and two list searches per class that passes may_be_class.
+  struct KnownClass {
+    std::string name;
+    bool tally = false, core = false, box = false, legend = false, phase_box = false;
+    /// What its `kinds` entry maps to, when it has one (held here, so that a pointer to
+    /// it stays good: a pointer into the `kinds` being built would not survive a copy).
+    std::string kind;
+    bool has_kind = false;
+  };
+  std::vector<KnownClass> known_classes;
+  /// The shortest known class: a class attribute shorter than it holds none.
+  std::size_t shortest_class = 0;
+  const KnownClass* known_class(std::string_view c) const {
+    for (const KnownClass& k : known_classes)
+      if (k.name.size() == c.size() && std::memcmp(k.name.data(), c.data(), c.size()) == 0) return &k;
+    return nullptr;
+  }
   bool may_be_class(std::string_view c) const {
     if (!(class_lengths >> std::min<std::size_t>(c.size(), 63) & 1)) return false;
     auto first = static_cast<unsigned char>(c[0]);
@@ -116,6 +138,9 @@ const Mapping& mapping() {
         if (p.empty()) r.heading_any = true;
         else r.heading_initials[static_cast<unsigned char>(p[0])] = true;
       }
+    for (const auto* list : {&r.round_prefixes, &r.step_prefixes})
+      for (const auto& p : *list) r.heading_starts.push_back(p);
+    for (const auto& [reason, start] : r.non_rules) r.non_rule_starts.push_back(start);
     for (const auto& [reason, start] : r.non_rules) {
       if (start.empty()) r.non_rule_any = true;
       else r.non_rule_initials[static_cast<unsigned char>(start[0])] = true;
@@ -133,6 +158,28 @@ const Mapping& mapping() {
     known_class(r.box_class);
     for (const auto& c : r.legend_classes) known_class(c);
     for (const auto& c : r.phase_box_classes) known_class(c);
+    auto entry = [&r](const std::string& c) -> Mapping::KnownClass& {
+      for (Mapping::KnownClass& k : r.known_classes)
+        if (k.name == c) return k;
+      Mapping::KnownClass& k = r.known_classes.emplace_back();
+      k.name = c;
+      return k;
+    };
+    for (const auto& [c, kind] : r.kinds) {
+      Mapping::KnownClass& k = entry(c);
+      k.tally = true;
+      k.kind = kind;
+      k.has_kind = true;
+    }
+    {
+      Mapping::KnownClass& core = entry(r.core_class);
+      core.core = core.tally = true;
+    }
+    entry(r.box_class).box = true;
+    for (const auto& c : r.legend_classes) entry(c).legend = true;
+    for (const auto& c : r.phase_box_classes) entry(c).phase_box = true;
+    r.shortest_class = SIZE_MAX;
+    for (const Mapping::KnownClass& k : r.known_classes) r.shortest_class = std::min(r.shortest_class, k.name.size());
     return r;
   }();
   return m;
@@ -541,6 +588,9 @@ private:
   /// stop early: then the result is longer than `prefix` and its first `prefix` bytes are
   /// the full text's (enough to test the text's start; see node_text()).
   std::string node_text(NodeId id, std::size_t prefix = std::string::npos) const;
+  /// False when node_text(id) starts with none of `starts`, as the first text of `id`
+  /// already shows; true when it may (then node_text decides).
+  bool may_start_with(NodeId id, const std::vector<std::string>& starts) const;
   /// The first byte of node_text(id) (0-255), or -1 when that text is empty.
   int first_byte(NodeId id) const;
   int find_first_byte(NodeId id) const;  ///< first_byte() before it is remembered
@@ -739,9 +789,6 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
   ClassFacts& f = facts_[id];
   f.known = true;
   if (n.attr_count == 0) return f;
-  auto contains = [](const std::vector<std::string>& list, std::string_view c) {
-    return std::find(list.begin(), list.end(), c) != list.end();
-  };
   // Document::classes without its vector: the last `class` attribute, split at spaces.
   const parse::Attribute* attr = nullptr;
   for (const parse::Attribute& a : doc_.attributes(n))
@@ -752,25 +799,32 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
       attr = &a;
   if (!attr) return f;
   std::string_view value = attr->value;
-  // HTML's ASCII whitespace separates class names.
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; };
+  // Most class attributes on a page are one short show… class (showC1, solid, dotted).
+  if (value.size() < m_.shortest_class) return f;
+  // HTML's ASCII whitespace separates class names; every other byte is above 0x20, so
+  // one comparison passes the letters of a name.
+  auto space = [](char ch) {
+    auto u = static_cast<unsigned char>(ch);
+    return u <= 0x20 && (u == ' ' || u == '\t' || u == '\n' || u == '\r' || u == '\f');
+  };
   const auto size = static_cast<std::uint32_t>(value.size());
   for (std::uint32_t i = 0; i < size;) {
     while (i < size && space(value[i])) ++i;
     std::uint32_t b = i;
-    i = support::scan_for<' ', '\t', '\n', '\r', '\f'>(value.data(), i, size);
+    if (size - i >= 16) i = support::scan_for<' ', '\t', '\n', '\r', '\f'>(value.data(), i, size);
+    else
+      while (i < size && !space(value[i])) ++i;
     if (i == b) continue;
     std::string_view c = value.substr(b, i - b);
     if (!m_.may_be_class(c)) continue;
-    // is_tally_class(m_, c), with the one kinds lookup shared.
-    auto kind = m_.kinds.find(c);
-    bool core = c == m_.core_class;
-    f.tally = f.tally || core || kind != m_.kinds.end();
-    f.core = f.core || core;
-    f.box = f.box || c == m_.box_class;
-    f.legend = f.legend || contains(m_.legend_classes, c);
-    f.phase_box = f.phase_box || contains(m_.phase_box_classes, c);
-    if (!f.kind && kind != m_.kinds.end()) f.kind = &kind->second;
+    const Mapping::KnownClass* k = m_.known_class(c);
+    if (!k) continue;
+    f.tally = f.tally || k->tally;
+    f.core = f.core || k->core;
+    f.box = f.box || k->box;
+    f.legend = f.legend || k->legend;
+    f.phase_box = f.phase_box || k->phase_box;
+    if (!f.kind && k->has_kind) f.kind = &k->kind;
   }
   return f;
 }
@@ -877,6 +931,62 @@ int PageExtractor::find_first_byte(NodeId id) const {
   return -1;
 }
 
+// node_text(id) is the cleaned text of its Text and Entity nodes, so it starts with the
+// first Text node that is not all whitespace, each run of whitespace one space. Where
+// that text differs from a start, node_text does too: a byte other than the start's
+// stands there, or the text ends before (finish() only ever shortens it). Most cells
+// whose first byte is a heading's or a non-rule's ("The …", "Road") differ within a few
+// bytes, and node_text's cleaning and copying are spared for them.
+bool PageExtractor::may_start_with(NodeId id, const std::vector<std::string>& starts) const {
+  path_.clear();
+  NodeId n = id;
+  std::string_view t;
+  while (n != kNoNode) {
+    const Node& x = doc_.node(n);
+    bool descend = true;
+    if (x.kind == NodeKind::Text) {
+      std::string_view text = doc_.text(x);
+      std::size_t b = 0;
+      while (b < text.size() && is_space(text[b])) ++b;
+      if (b < text.size()) {
+        t = text.substr(b);
+        break;
+      }
+    } else if (x.kind == NodeKind::Entity) {
+      return true;  // decoded, it may be anything
+    } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) {
+      descend = false;
+    }
+    n = parse::next_in_subtree(doc_, id, n, descend, path_);
+  }
+  if (t.empty()) return true;  // an empty text: node_text decides (as it always did)
+  for (std::string_view p : starts) {
+    std::size_t i = 0, j = 0;
+    bool differs = false;
+    while (i < p.size()) {
+      if (j == t.size()) break;  // the text goes on in later nodes: undecided
+      if (is_space(t[j])) {
+        if (p[i] != ' ') {
+          differs = true;
+          break;
+        }
+        while (j < t.size() && is_space(t[j])) ++j;
+        if (j == t.size()) break;
+        ++i;
+        continue;
+      }
+      if (t[j] != p[i]) {
+        differs = true;
+        break;
+      }
+      ++i;
+      ++j;
+    }
+    if (!differs) return true;
+  }
+  return false;
+}
+
 bool PageExtractor::visit(NodeId id) {
   const Node& n = doc_.node(id);
   if (n.source != 0) return false;  // parameter fragments are read by their template's rule
@@ -946,6 +1056,7 @@ void PageExtractor::heading_like(NodeId id) {
   // First its first byte (prefix 0: that byte is final), which rules out nearly all.
   int first = first_byte(title);
   if (!m_.heading_any && (first < 0 || !m_.heading_initials[static_cast<std::size_t>(first)])) return;
+  if (!may_start_with(title, m_.heading_starts)) return;
   std::string t = node_text(title, m_.heading_prefix);
   bool whole = false;
   auto complete = [&] {
@@ -978,6 +1089,7 @@ bool PageExtractor::non_rule(NodeId id) {
   }
   if (!m_.non_rule_any && (first < 0 || !m_.non_rule_initials[static_cast<std::size_t>(first)]))
     return false;
+  if (!may_start_with(id, m_.non_rule_starts)) return false;
   std::string t = node_text(id, m_.non_rule_prefix);
   for (const auto& [reason, start] : m_.non_rules)
     if (starts_with(t, start)) {

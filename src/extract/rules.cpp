@@ -206,6 +206,32 @@ class Cleaner {
 public:
   explicit Cleaner(std::string& out) : out_(out) { out_.clear(); }
   void append(std::string_view s) {
+    // Most pieces are short (a space between two spans, a line break, a word of one
+    // edition): those are cleaned here byte by byte, the rest in append_long.
+    if (s.size() < 8) append_short(s);
+    else append_long(s);
+  }
+  void append_short(std::string_view s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && is_space(s[b])) ++b;
+    if (b > 0) space_ = !out_.empty();
+    if (b == e) return;
+    while (is_space(s[e - 1])) --e;
+    // As single_spaced: no control byte, no two spaces in a row (s[b] is no space, so
+    // a space has a byte before it).
+    for (std::size_t i = b + 1; i < e; ++i) {
+      auto c = static_cast<unsigned char>(s[i]);
+      if (c <= 0x20 && (c != ' ' || s[i - 1] == ' ')) {
+        append_slowly(s.substr(b, e - b));
+        if (e < s.size()) space_ = true;
+        return;
+      }
+    }
+    if (space_) out_ += ' ';
+    out_.append(s.data() + b, e - b);
+    space_ = e < s.size();
+  }
+  [[gnu::noinline]] void append_long(std::string_view s) {
     // Most pieces are words with single spaces between them: those are copied whole.
     std::size_t b = 0, e = s.size();
     while (b < e && is_space(s[b])) ++b;
@@ -1481,7 +1507,22 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   // Most nodes hand their parent's condition down as it is: no copy of it is made then.
   select::Condition conjoined;
   auto descend = [&](const select::Condition& c) {
-    for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, c, out, skip_lists, depth + 1);
+    // Text children (most of a cell's children) become runs here, without a call each;
+    // they share the one `shown` of `c`.
+    unsigned shown = 0;
+    bool shown_known = false;
+    for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) {
+      const Node& kn = doc_.node(k);
+      if (kn.kind == NodeKind::Text && depth < 200) {
+        if (!shown_known) {
+          shown = shown_in(c);
+          shown_known = true;
+        }
+        out.runs.push_back({doc_.text(kn), c, shown});
+        continue;
+      }
+      collect(k, c, out, skip_lists, depth + 1);
+    }
   };
   switch (n.kind) {
     case NodeKind::Text:

@@ -698,25 +698,43 @@ private:
   /// the identities of the rule's condition and of those parts' conditions: the rows of a
   /// table share both, and each answer costs several products of conditions. The entry
   /// keeps the conditions alive, so an address is never reused for another condition.
+  /// Kept across pages (per thread, bounded), as without_editions' answers are: the
+  /// conditions are the same objects from page to page (select's memos), and a page's
+  /// translations repeat its tables with the same classes.
   struct HiddenWhen {
     std::vector<select::Condition> kept;
     std::optional<std::string> when;  ///< none: no reader has the expression
   };
-  std::map<std::vector<const void*>, HiddenWhen> hidden_when_;
+  static std::map<std::vector<const void*>, HiddenWhen>& hidden_when_memo();
   std::vector<const void*> hidden_key_;
   /// points_of's per-call lists, kept between rules (see there).
   std::vector<std::size_t> points_readings_, points_changed_by_;
   std::vector<std::pair<std::size_t, std::size_t>> points_starts_;
   std::vector<unsigned> points_shown_in_;
   /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
-  /// entry keeps them alive, so an address is never reused for another condition).
+  /// entry keeps them alive, so an address is never reused for another condition). Kept
+  /// across pages like hidden_when_memo().
   struct Described {
     select::Condition condition;
     std::string when;
     std::vector<std::string> atoms;
   };
-  std::unordered_map<const void*, Described> described_;
+  static std::unordered_map<const void*, Described>& described_memo();
 };
+
+// Both per thread and bounded: a run over a whole export meets a few hundred distinct
+// path conditions, a hostile page could make many more.
+std::map<std::vector<const void*>, PageExtractor::HiddenWhen>& PageExtractor::hidden_when_memo() {
+  thread_local std::map<std::vector<const void*>, HiddenWhen> memo;
+  if (memo.size() >= 4096) memo.clear();
+  return memo;
+}
+
+std::unordered_map<const void*, PageExtractor::Described>& PageExtractor::described_memo() {
+  thread_local std::unordered_map<const void*, Described> memo;
+  if (memo.size() >= 4096) memo.clear();
+  return memo;
+}
 
 // ------------------------------------------------------------------------- pipeline
 
@@ -1987,7 +2005,7 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
       key.clear();
       key.push_back(full.identity());
       for (std::size_t ri : changed_by) key.push_back(layout.parts[readings[ri]].condition.identity());
-      auto [it, fresh] = hidden_when_.try_emplace(key);
+      auto [it, fresh] = hidden_when_memo().try_emplace(key);
       if (fresh) {
         it->second.kept.push_back(full);
         for (std::size_t ri : changed_by) it->second.kept.push_back(layout.parts[readings[ri]].condition);
@@ -2135,7 +2153,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   parent_override_.reset();
   if (described) {
     // The rows of a table share their path condition: its text and atoms are made once.
-    auto [it, fresh] = described_.try_emplace(full.identity());
+    auto [it, fresh] = described_memo().try_emplace(full.identity());
     if (fresh) it->second = {full, select::to_string(full), full.atoms()};
     rule.when = it->second.when;
     rule.atoms = it->second.atoms;

@@ -1,0 +1,156 @@
+// How extraction reads cell text and classes where it takes short cuts: whitespace in
+// rule texts of every length (short pieces, long ones checked sixteen bytes a step),
+// non-rule and heading starts decided from a cell's first text, and class attributes
+// read against the table of known classes.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/pipeline.hpp"
+#include "extract/rules.hpp"
+#include "ingest/input.hpp"
+
+using namespace wikic;
+
+namespace {
+
+extract::PageRules compile_text(const std::string& text) {
+  ingest::Page page;
+  page.title = "Text";
+  page.revision.text = text;
+  page.source.file = "text.wiki";
+  ingest::SiteInfo site = ingest::default_site();
+  expand::TemplateStore store(site);
+  support::DiagnosticSink sink;
+  return cli::Pipeline(store, sink).compile(page);
+}
+
+/// What a reader sees of `raw`: every run of spaces and tabs one space, none at the ends.
+std::string collapsed(const std::string& raw) {
+  std::string out;
+  bool space = false;
+  for (char c : raw) {
+    if (c == ' ' || c == '\t') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+std::size_t count_reason(const extract::PageRules& p, const std::string& reason) {
+  std::size_t n = 0;
+  for (const auto& r : p.non_rules) n += r.reason == reason;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("rule texts collapse their whitespace wherever it falls, in short and long pieces") {
+  // Words and blanks of every length, so that runs of two spaces or a tab fall inside,
+  // across and at the edges of the blocks the cleaner checks at once.
+  const std::vector<std::string> words = {"a", "tile", "follower", "completedcityorroad", "x", "meeples'", "12"};
+  const std::vector<std::string> blanks = {" ", "  ", "\t", " \t ", "   ", " "};
+  std::uint32_t x = 2026;
+  auto next = [&](std::uint32_t n) {
+    x = x * 1103515245u + 12345u;
+    return (x >> 16) % n;
+  };
+  std::string page = "{|\n";
+  std::vector<std::string> expected;
+  for (int row = 0; row < 60; ++row) {
+    std::string desc = "Rule " + std::to_string(row), rules;
+    std::uint32_t pieces = 1 + next(12);
+    for (std::uint32_t i = 0; i < pieces; ++i) {
+      rules += words[next(static_cast<std::uint32_t>(words.size()))];
+      if (i + 1 < pieces || next(2)) rules += blanks[next(static_cast<std::uint32_t>(blanks.size()))];
+    }
+    // A span splits the text into runs that are cleaned as one text.
+    if (next(3) == 0) rules += "<span>" + std::string(1 + next(3), ' ') + "end</span>";
+    page += "|-\n| class=\"scoringTile\" | " + desc + "\n| " + rules + "\n";
+    expected.push_back(collapsed(rules));
+    if (expected.back().find("<span>") != std::string::npos) {
+      std::string& e = expected.back();
+      std::string::size_type at = e.find("<span>");
+      std::string tail = e.substr(at + 6);
+      tail.erase(tail.find("</span>"));
+      e = collapsed(e.substr(0, at) + " " + tail);
+    }
+  }
+  page += "|}\n";
+  auto p = compile_text(page);
+  REQUIRE(p.rules.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CHECK(p.rules[i].rules.uniform);
+    CHECK(p.rules[i].rules.text == expected[i]);
+  }
+}
+
+TEST_CASE("a no-actions row is recognised however its first text is spaced or written") {
+  const std::string start = "There are no particular actions for this";
+  // Doubled spaces and tabs in the first text node, the start split over two nodes, and
+  // an entity for its first letter: the cleaned text starts with the start every time.
+  const std::vector<std::string> rows = {
+      "There are no particular actions for this step",
+      "There  are no particular\tactions for this step",
+      "There are no '''particular''' actions for this step",
+      "&#84;here are no particular actions for this step",
+      "   There are no particular actions for this",
+  };
+  // Rows that start alike but differ: not one of them is a non-rule.
+  const std::vector<std::string> others = {
+      "There are no particular action",  // the text ends before the start does
+      "There are  some particular actions for this step",
+      "Therefore no particular actions for this step",
+      "The rest",
+      "There are no particular actions for thi",
+  };
+  std::string page = "{|\n";
+  for (const auto& r : rows) page += "|-\n| " + r + "\n";
+  for (const auto& r : others) page += "|-\n| " + r + "\n";
+  page += "|}\n";
+  auto p = compile_text(page);
+  std::vector<std::string> found;
+  for (const auto& n : p.non_rules)
+    if (n.reason == "no-actions") found.push_back(n.text);
+  REQUIRE(found.size() == rows.size());
+  for (const auto& t : found) CHECK(t.starts_with(start));
+}
+
+TEST_CASE("a step title is read from the cell's bold run whatever its spacing") {
+  auto p = compile_text(
+      "{|\n|-\n| '''Step  2A:\tDraw''' - something\n|-\n| class=\"scoringTile\" | Tile\n| 1 point / tile\n"
+      "|-\n| '''Stepping''' stones\n|-\n| class=\"scoringMeeple\" | Meeple\n| 2 points\n"
+      "|-\n| '''Round 3 - Scoring'''\n|-\n| class=\"scoringFeature\" | Feature\n| 3 points\n|}\n");
+  REQUIRE(p.rules.size() == 3);
+  CHECK(p.rules[0].step == "Step 2A: Draw");
+  CHECK(p.rules[1].step == "Step 2A: Draw");  // "Stepping" is no step
+  CHECK(p.rules[2].round == "Round 3 - Scoring");
+  CHECK(p.rules[2].step.empty());
+}
+
+TEST_CASE("class attributes are read class by class against the known classes") {
+  auto p = compile_text(
+      "{|\n"
+      "|-\n| class=\"  scoringMeeple\tshowC1 \" | Spaced classes\n| 1 point\n"
+      "|-\n| class=\"showC1 scoringFeature\" | Kind after a short class\n| 2 points\n"
+      "|-\n| class=\"SCORINGTILE\" | Upper case is another class\n| 3 points\n"
+      "|-\n| class=\"scoringTil\" | Too short\n| 4 points\n"
+      "|-\n| class=\"scoringTile scoringMeeple\" | The first kind wins\n| class=\"showC2 scoringCore\" | 5 points\n"
+      "|}\n");
+  REQUIRE(p.rules.size() == 3);
+  CHECK(p.rules[0].kind == "meeple");
+  CHECK(p.rules[1].kind == "feature");
+  CHECK(p.rules[2].kind == "tile");
+  CHECK(p.rules[2].core);
+  CHECK_FALSE(p.rules[0].core);
+  // The two cells with unknown classes are no scoring cells: nothing to account for.
+  CHECK(p.cells.total == 4);
+  CHECK(p.cells.unaccounted == 0);
+  CHECK(count_reason(p, "no-actions") == 0);
+}

@@ -442,7 +442,7 @@ struct Collected {
   std::vector<std::unique_ptr<std::string>> owned;
   void add_owned(std::string text, const select::Condition& cond, unsigned shown) {
     owned.push_back(std::make_unique<std::string>(std::move(text)));
-    runs.push_back({*owned.back(), cond, shown});
+    runs.emplace_back(*owned.back(), cond, shown);
   }
   std::vector<std::pair<NodeId, select::Condition>> items;  ///< list items (notes), with their local condition
   std::vector<std::string> references;
@@ -1418,7 +1418,7 @@ bool PageExtractor::rule_row(NodeId row) {
     if (conditions_.full.at(next) == conditions_.full.at(row)) own_cond = select::Condition();
     for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
       if (doc_.node(c).kind != NodeKind::TableCell) continue;
-      r.runs.push_back({" ", select::Condition(), true_shown_});
+      r.runs.emplace_back(" ", select::Condition(), true_shown_);
       collect(c, own_cond, r, true, 0);
       if (rule.core || facts(doc_.node(c)).core) rule.core = true;
       if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
@@ -1562,7 +1562,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
           shown = shown_in(c);
           shown_known = true;
         }
-        out.runs.push_back({doc_.text(kn), c, shown});
+        out.runs.emplace_back(doc_.text(kn), c, shown);
         continue;
       }
       collect(k, c, out, skip_lists, depth + 1);
@@ -1570,7 +1570,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   };
   switch (n.kind) {
     case NodeKind::Text:
-      out.runs.push_back({doc_.text(n), cond, shown_in(cond)});
+      out.runs.emplace_back(doc_.text(n), cond, shown_in(cond));
       return;
     case NodeKind::Entity:
       out.add_owned(parse::decode_entity(doc_.text(n)), cond, shown_in(cond));
@@ -1588,7 +1588,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       return;
     case NodeKind::Wikilink:
       if (n.first_child == kNoNode) {
-        out.runs.push_back({n.name, cond, shown_in(cond)});
+        out.runs.emplace_back(n.name, cond, shown_in(cond));
         return;
       }
       descend(cond);
@@ -1629,7 +1629,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       if (is_name(n.name, "br")) {
         // A line break, which cleaning turns into a space like any other whitespace;
         // the points search reads the runs as they are, and a `per` ends at it.
-        out.runs.push_back({"\n", cond, shown_in(cond)});
+        out.runs.emplace_back("\n", cond, shown_in(cond));
         return;
       }
       if (skip_lists && is_name(n.name, "li")) {
@@ -1649,7 +1649,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       here = &conjoined;
     }
     if (n.kind == NodeKind::Element && (is_name(n.name, "div") || is_name(n.name, "p") || is_name(n.name, "li")))
-      out.runs.push_back({" ", cond, shown_in(cond)});
+      out.runs.emplace_back(" ", cond, shown_in(cond));
   }
   descend(*here);
 }

@@ -731,7 +731,7 @@ private:
     std::vector<select::Condition> kept;
     std::optional<std::string> when;  ///< none: no reader has the expression
   };
-  static std::map<std::vector<const void*>, HiddenWhen>& hidden_when_memo();
+  std::map<std::vector<const void*>, HiddenWhen>& hidden_when_memo();
   std::vector<const void*> hidden_key_;
   /// points_of's per-call lists, kept between rules (see there).
   std::vector<std::size_t> points_readings_, points_changed_by_;
@@ -745,21 +745,32 @@ private:
     std::string when;
     std::vector<std::string> atoms;
   };
-  static std::unordered_map<const void*, Described>& described_memo();
+  std::unordered_map<const void*, Described>& described_memo();
 };
 
-// Both per thread and bounded: a run over a whole export meets a few hundred distinct
-// path conditions, a hostile page could make many more.
+// The run-wide memos below and without_editions': per thread and bounded (a run over a
+// whole export meets a few hundred distinct path conditions, a hostile page could make
+// many more), and emptied when the vocabulary changes, since their answers depend on it
+// (a library caller may extract with two vocabularies on one thread).
+template <class Memo>
+Memo& run_memo(Memo& memo, std::uint64_t& serial, const select::Vocabulary& v) {
+  if (memo.size() >= 4096 || serial != v.serial()) {
+    memo.clear();
+    serial = v.serial();
+  }
+  return memo;
+}
+
 std::map<std::vector<const void*>, PageExtractor::HiddenWhen>& PageExtractor::hidden_when_memo() {
   thread_local std::map<std::vector<const void*>, HiddenWhen> memo;
-  if (memo.size() >= 4096) memo.clear();
-  return memo;
+  thread_local std::uint64_t serial = 0;
+  return run_memo(memo, serial, v_);
 }
 
 std::unordered_map<const void*, PageExtractor::Described>& PageExtractor::described_memo() {
   thread_local std::unordered_map<const void*, Described> memo;
-  if (memo.size() >= 4096) memo.clear();
-  return memo;
+  thread_local std::uint64_t serial = 0;
+  return run_memo(memo, serial, v_);
 }
 
 // ------------------------------------------------------------------------- pipeline
@@ -1760,8 +1771,8 @@ select::Condition PageExtractor::without_editions(const select::Condition& c) {
   // page's conditions shared from page to page); the entry keeps the condition alive, so
   // an address is never reused for another one. Per thread, bounded.
   thread_local std::unordered_map<const void*, std::pair<select::Condition, select::Condition>> memo;
-  if (memo.size() >= 4096) memo.clear();
-  auto [it, fresh] = memo.try_emplace(c.identity());
+  thread_local std::uint64_t serial = 0;
+  auto [it, fresh] = run_memo(memo, serial, v_).try_emplace(c.identity());
   auto& [kept, answer] = it->second;
   if (!fresh) return answer;
   kept = c;

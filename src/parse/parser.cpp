@@ -235,14 +235,14 @@ std::size_t url_protocol_length(std::string_view s) {
 
 // --- inline tokens -----------------------------------------------------------------
 
-enum class Tok : std::uint8_t { Text, Quote, StartTag, EndTag, Link, File, ExtLink, Entity,
-                                Region, Skip };
+// Markup only: the text between two tokens is no token (inline_segment appends it).
+enum class Tok : std::uint8_t { Quote, StartTag, EndTag, Link, File, ExtLink, Entity, Region, Skip };
 
 enum QuoteOp : std::uint8_t { kNone = 0, kOpenB, kOpenI, kCloseB, kCloseI };
 
-// 32 bytes: a page makes about 16 K of them, each written once and copied once.
+// 32 bytes: a page makes about 6 K of them, each written once and copied once.
 struct Token {
-  Tok kind = Tok::Text;
+  Tok kind = Tok::Skip;
   bool self_closing = false;
   std::uint8_t tag = 0;             // StartTag, EndTag: index in kTags
   std::uint8_t ops[4] = {kNone, kNone, kNone, kNone};
@@ -253,7 +253,7 @@ struct Token {
 };
 static_assert(std::size(kTags) <= 256 && sizeof(Token) == 32);
 
-// The tokens of one segment. push() is the lexer's most frequent call (about 16 K per
+// The tokens of one segment. push() is the lexer's most frequent call (about 6 K per
 // seed page), so it stays inline and only the growth is out of line: as a
 // std::vector::push_back it was an out-of-line call per token.
 class TokenList {
@@ -1276,19 +1276,9 @@ private:
     auto& pairs = pair_pool_[inline_depth_];
     compute_link_pairs(b, e, pairs);
     std::size_t r = region_at_or_after(b);
-    std::uint32_t text_start = b;
     std::uint32_t no_ext_close_after = 0xFFFFFFFFu;
     lexed_quote_ = false;
     quote_scratch_.clear();  // the quote runs' token indices, for plan_quotes
-    auto flush = [&](std::uint32_t upto) {
-      if (upto > text_start) {
-        Token t;
-        t.kind = Tok::Text;
-        t.b = text_start;
-        t.e = upto;
-        out.push(t);
-      }
-    };
     std::uint32_t i = b;
     // The next region's start (or e): the region list is consulted again only once the
     // scan reaches it, since nothing before it can be a region.
@@ -1298,7 +1288,6 @@ private:
         while (r < regions_.size() && regions_[r].end <= i) ++r;
         stop = (r < regions_.size() && regions_[r].begin < e) ? regions_[r].begin : e;
         if (r < regions_.size() && regions_[r].begin <= i) {
-          flush(i);
           Token t;
           t.kind = Tok::Region;
           t.b = regions_[r].begin;
@@ -1306,7 +1295,6 @@ private:
           t.ib = static_cast<std::uint32_t>(r);
           out.push(t);
           i = t.e;
-          text_start = i;
           continue;
         }
       }
@@ -1318,7 +1306,6 @@ private:
         std::uint32_t j = i;
         while (j < stop && text_[j] == '\'') ++j;
         if (j - i >= 2) {
-          flush(i);
           Token t;
           t.kind = Tok::Quote;
           t.b = i;
@@ -1326,7 +1313,6 @@ private:
           quote_scratch_.push_back(out.size());
           out.push(t);
           lexed_quote_ = true;
-          text_start = j;
         }
         i = j;
         continue;
@@ -1348,14 +1334,12 @@ private:
         if (ok) {
           std::string_view ent = text_.substr(i, j + 1 - i);
           if (decode_entity(ent) != ent) {
-            flush(i);
             Token t;
             t.kind = Tok::Entity;
             t.b = i;
             t.e = j + 1;
             out.push(t);
             i = j + 1;
-            text_start = i;
             continue;
           }
         }
@@ -1367,10 +1351,8 @@ private:
         // past `stop`.
         Token t;
         if (lex_tag(i, stop, e, t)) {
-          flush(i);
           out.push(t);
           i = t.e;
-          text_start = i;
           continue;
         }
         ++i;
@@ -1381,10 +1363,8 @@ private:
         auto it = std::lower_bound(pairs.begin(), pairs.end(), std::make_pair(i, 0u));
         Token t;
         if (it != pairs.end() && it->first == i && lex_wikilink(i, it->second, pairs, t)) {
-          flush(i);
           out.push(t);
           i = t.e;
-          text_start = i;
           continue;
         }
         i += 2;
@@ -1404,7 +1384,6 @@ private:
         if (ue > u + plen && i < no_ext_close_after) {
           std::uint32_t close = find_outside(ue, e, "]");
           if (close < e) {
-            flush(i);
             Token t;
             t.kind = Tok::ExtLink;
             t.b = i;
@@ -1417,7 +1396,6 @@ private:
             t.ie = close;
             out.push(t);
             i = close + 1;
-            text_start = i;
             continue;
           }
           no_ext_close_after = i;
@@ -1425,7 +1403,6 @@ private:
       }
       ++i;
     }
-    flush(e);
   }
 
   bool lex_wikilink(std::uint32_t b, std::uint32_t close,
@@ -1577,10 +1554,20 @@ private:
     // Tokens may be referenced after recursion reallocates the pool: copy the list.
     TokenList local;
     local.swap(toks);
+    // The text between tokens is no token of its own: it is appended as the loop
+    // reaches the next token (a quote run's text starts at tb, see plan_quotes).
+    std::uint32_t text_from = b;
     for (const Token& t : local) {
       if (exhausted_) break;
+      std::uint32_t text_to = t.kind == Tok::Quote ? t.tb : t.b;
+      if (text_to > text_from) {
+        append_text(text_from, text_to);
+        if (exhausted_) break;
+      }
       build(t, base);
+      text_from = t.e;
     }
+    if (!exhausted_ && text_from < e) append_text(text_from, e);
     --inline_depth_;
     // Close formatting still open from this segment.
     for (std::size_t k = base; k < stack_.size(); ++k) {
@@ -1610,9 +1597,6 @@ private:
 
   void build(const Token& t, std::size_t base) {
     switch (t.kind) {
-      case Tok::Text:
-        append_text(t.b, t.e);
-        return;
       case Tok::Skip:
         return;
       case Tok::Quote:

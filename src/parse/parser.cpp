@@ -20,8 +20,55 @@ namespace wikic::parse {
 
 namespace {
 
-using support::scan_byte;
-using support::scan_for;
+// support/scan.hpp's scans for a span [from, to) of a text readable up to `end`: when
+// the 16 bytes from `from` still lie inside the text, the part of a block before `to`
+// is one load with the bytes past `to` masked off instead of a byte loop. Cells,
+// segments between tokens and attribute values are mostly shorter than 16 bytes, so
+// that loop ran on most calls.
+#ifdef __SSE2__
+// Bit k set when p[k] is one of `Cs`, or equals `c`.
+template <char... Cs>
+WIKIC_SCAN_INLINE unsigned block_hits(const char* p) {
+  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  __m128i hit = _mm_setzero_si128();
+  ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
+  return static_cast<unsigned>(_mm_movemask_epi8(hit));
+}
+WIKIC_SCAN_INLINE unsigned block_hits(const char* p, __m128i c) {
+  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, c)));
+}
+#endif
+
+template <char... Cs>
+WIKIC_SCAN_INLINE std::uint32_t scan_for(const char* base, std::uint32_t from, std::uint32_t to,
+                                         std::uint32_t end) {
+#ifdef __SSE2__
+  for (; from + 16 <= to; from += 16)
+    if (unsigned m = block_hits<Cs...>(base + from)) return from + static_cast<std::uint32_t>(__builtin_ctz(m));
+  if (from < to && from + 16 <= end) {
+    unsigned m = block_hits<Cs...>(base + from) & ((1u << (to - from)) - 1u);
+    return m ? from + static_cast<std::uint32_t>(__builtin_ctz(m)) : to;
+  }
+#endif
+  while (from < to && ((base[from] != Cs) && ...)) ++from;
+  return from;
+}
+
+WIKIC_SCAN_INLINE std::uint32_t scan_byte(const char* base, std::uint32_t from, std::uint32_t to,
+                                          std::uint32_t end, char c) {
+#ifdef __SSE2__
+  const __m128i needle = _mm_set1_epi8(c);
+  for (; from + 16 <= to; from += 16)
+    if (unsigned m = block_hits(base + from, needle)) return from + static_cast<std::uint32_t>(__builtin_ctz(m));
+  if (from < to && from + 16 <= end) {
+    unsigned m = block_hits(base + from, needle) & ((1u << (to - from)) - 1u);
+    return m ? from + static_cast<std::uint32_t>(__builtin_ctz(m)) : to;
+  }
+#endif
+  while (from < to && base[from] != c) ++from;
+  return from;
+}
 
 // --- character helpers -------------------------------------------------------------
 
@@ -480,7 +527,7 @@ private:
       std::uint32_t limit = next_semantic < semantic_regions.size()
                                 ? semantic_regions[next_semantic].begin : n;
       // Skip quickly to the next byte that can open or close a region.
-      i = scan_for<'<', '{', '}'>(t.data(), i, limit);
+      i = scan_for<'<', '{', '}'>(t.data(), i, limit, n);
       if (i >= limit) {
         if (i >= n) break;
         continue;
@@ -616,6 +663,8 @@ private:
     return region_hint_ = static_cast<std::size_t>(it - regions_.begin());
   }
 
+  std::uint32_t text_end() const { return static_cast<std::uint32_t>(text_.size()); }
+
   // True if the text at `i` starts with `s` (a few bytes; no memcmp call).
   bool text_at(std::uint32_t i, std::string_view s) const {
     if (i > text_.size() || text_.size() - i < s.size()) return false;
@@ -631,7 +680,7 @@ private:
     const auto m = static_cast<std::uint32_t>(needle.size());
     while (from + m <= to) {
       const std::uint32_t last = to - m + 1;  // candidates start before this
-      std::uint32_t h = scan_byte(base, from, last, needle[0]);
+      std::uint32_t h = scan_byte(base, from, last, text_end(), needle[0]);
       if (h >= last) return to;
       std::size_t k = 1;
       while (k < m && base[h + k] == needle[k]) ++k;
@@ -647,7 +696,7 @@ private:
     std::size_t r = region_at_or_after(pos);
     std::uint32_t from = pos;
     for (;;) {
-      std::uint32_t nl = scan_byte(text_.data(), from, n, '\n');
+      std::uint32_t nl = scan_byte(text_.data(), from, n, n, '\n');
       if (nl >= n) return n;
       while (r < regions_.size() && regions_[r].end <= nl) ++r;
       if (r < regions_.size() && regions_[r].begin < nl) {
@@ -904,7 +953,7 @@ private:
         "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "tr", "td", "th", "p", "ul",
         "ol", "dl", "li", "blockquote", "div", "hr", "center", "caption", "dd", "dt"});
     for (std::uint32_t i = b; i < e; ++i) {
-      i = scan_byte(text_.data(), i, e, '<');
+      i = scan_byte(text_.data(), i, e, text_end(), '<');
       if (i >= e) return false;
       std::uint32_t j = i + 1;
       if (j < e && text_[j] == '/') ++j;
@@ -965,7 +1014,7 @@ private:
         if (j < e && (text_[j] == '"' || text_[j] == '\'')) {
           char q = text_[j];
           std::uint32_t vb = j + 1;
-          std::uint32_t ve = scan_byte(text_.data(), vb, e, q);
+          std::uint32_t ve = scan_byte(text_.data(), vb, e, text_end(), q);
           a.value = std::string_view(text_.data() + vb, ve - vb);
           i = ve < e ? ve + 1 : e;
         } else {
@@ -1251,7 +1300,7 @@ private:
     std::size_t r = region_at_or_after(b);
     for (std::uint32_t i = b; i + 1 < e; ++i) {
       // Only bracket bytes matter; regions are checked at those alone.
-      i = scan_for<'[', ']'>(text_.data(), i, e - 1);
+      i = scan_for<'[', ']'>(text_.data(), i, e - 1, text_end());
       if (i + 1 >= e) break;
       while (r < regions_.size() && regions_[r].end <= i) ++r;
       if (r < regions_.size() && regions_[r].begin <= i) {
@@ -1299,7 +1348,7 @@ private:
         }
       }
       // Only these bytes can start inline markup; the rest is copied as text in bulk.
-      i = scan_for<'<', '[', '\'', '&'>(text_.data(), i, stop);
+      i = scan_for<'<', '[', '\'', '&'>(text_.data(), i, stop, text_end());
       if (i >= stop) continue;
       char c = text_[i];
       if (c == '\'') {
@@ -1443,7 +1492,7 @@ private:
     if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
     // [i, stop) holds no region, so a `>` there is the tag's end without asking the
     // region list; only a tag running into a region needs find_outside.
-    std::uint32_t g = scan_byte(text_.data(), j, stop, '>');
+    std::uint32_t g = scan_byte(text_.data(), j, stop, text_end(), '>');
     if (g >= stop) g = find_outside(j, e, ">");
     if (g >= e) return false;
     if (kIncludeTags.find(name) >= 0) {
@@ -1691,7 +1740,7 @@ private:
     std::size_t r = region_at_or_after(p);
     for (std::uint32_t i = p; i < e; ++i) {
       // Only these bytes matter; regions are checked at those alone.
-      i = scan_for<'[', ']', '|'>(text_.data(), i, e);
+      i = scan_for<'[', ']', '|'>(text_.data(), i, e, text_end());
       if (i >= e) break;
       while (r < regions_.size() && regions_[r].end <= i) ++r;
       if (r < regions_.size() && regions_[r].begin <= i) {

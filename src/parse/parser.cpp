@@ -198,26 +198,23 @@ constexpr NameIndex<N> index_names(const std::array<std::string_view, N>& names)
   return index;
 }
 
-constexpr auto kTagIndex = index_names([] {
-  std::array<std::string_view, std::size(kTags)> names{};
-  for (std::size_t k = 0; k < names.size(); ++k) names[k] = kTags[k].name;
+// Include-control tags are dropped; they are looked up with the HTML tags, one lookup per
+// tag the lexer meets: indices below std::size(kTags) are kTags entries.
+constexpr std::string_view kIncludeTags[] = {"noinclude", "includeonly", "onlyinclude"};
+constexpr auto kMarkupTagIndex = index_names([] {
+  std::array<std::string_view, std::size(kTags) + std::size(kIncludeTags)> names{};
+  for (std::size_t k = 0; k < std::size(kTags); ++k) names[k] = kTags[k].name;
+  for (std::size_t k = 0; k < std::size(kIncludeTags); ++k) names[std::size(kTags) + k] = kIncludeTags[k];
   return names;
 }());
 
-const TagInfo* find_tag(std::string_view name) {
-  int k = kTagIndex.find(name);
-  return k < 0 ? nullptr : &kTags[k];
-}
-
 // Extension tags are opaque to this stage (they are strip markers in MediaWiki by now);
-// `pre` and `nowiki` become literal text. Include-control tags are dropped.
+// `pre` and `nowiki` become literal text.
 constexpr auto kExtensionTags = index_names(std::array<std::string_view, 29>{
     "nowiki", "pre", "ref", "references", "gallery", "math", "syntaxhighlight", "source",
     "poem", "section", "translate", "tvar", "languages", "templatedata", "indicator",
     "categorytree", "inputbox", "timeline", "score", "graph", "chem", "ce", "hiero",
     "charinsert", "imagemap", "mapframe", "maplink", "templatestyles", "tabber"});
-constexpr auto kIncludeTags =
-    index_names(std::array<std::string_view, 3>{"noinclude", "includeonly", "onlyinclude"});
 
 // --- atomic regions ----------------------------------------------------------------
 // Comments, ext tags, unexpanded templates and semantic markers are found in one
@@ -1490,21 +1487,21 @@ private:
     if (j == nb || !is_alpha(text_[nb])) return false;
     std::string_view name(text_.data() + nb, j - nb);
     if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
+    const int known = kMarkupTagIndex.find(name);
+    if (known < 0) return false;
     // [i, stop) holds no region, so a `>` there is the tag's end without asking the
     // region list; only a tag running into a region needs find_outside.
     std::uint32_t g = scan_byte(text_.data(), j, stop, text_end(), '>');
     if (g >= stop) g = find_outside(j, e, ">");
     if (g >= e) return false;
-    if (kIncludeTags.find(name) >= 0) {
+    if (static_cast<std::size_t>(known) >= std::size(kTags)) {
       t.kind = Tok::Skip;
       t.b = i;
       t.e = g + 1;
       return true;
     }
-    const TagInfo* info = find_tag(name);
-    if (!info) return false;
     t.kind = end_tag ? Tok::EndTag : Tok::StartTag;
-    t.tag = static_cast<std::uint8_t>(info - kTags);
+    t.tag = static_cast<std::uint8_t>(known);
     t.b = i;
     t.e = g + 1;
     t.ib = j;

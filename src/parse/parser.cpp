@@ -1102,9 +1102,10 @@ private:
   }
 
   // Splits `attrs | content` the way doTableStuff does: the first single `|` separates,
-  // unless the part before it contains `[[` (then it is all content).
+  // unless the part before it contains `[[` (then it is all content). `bar` is that `|`
+  // (the first outside regions in [b, e)), or e.
   void cell(NodeKind kind, bool header, std::uint32_t mark, std::uint32_t b, std::uint32_t e,
-            std::size_t parent_index) {
+            std::uint32_t bar, std::size_t parent_index) {
     pop_above(parent_index, mark);
     NodeId c = open(kind, mark, e);
     if (c == kNoNode) {
@@ -1112,7 +1113,6 @@ private:
       return;
     }
     if (header) doc_.mutable_node(c).aux = 1;
-    std::uint32_t bar = find_outside(b, e, "|");
     std::uint32_t content = b;
     if (bar < e && find_outside(b, bar, "[[") >= bar) {
       parse_attributes(c, b, bar);
@@ -1148,7 +1148,7 @@ private:
       stack_[table].row_pending = false;
       pop_above(table, ts);
       validate_lists();
-      cell(NodeKind::TableCaption, false, ts, ts + 2, te, table);
+      cell(NodeKind::TableCaption, false, ts, ts + 2, te, find_outside(ts + 2, te, "|"), table);
       return;
     }
     // Cells: make sure a row is open (doTableStuff adds the missing <tr>).
@@ -1172,14 +1172,36 @@ private:
     std::uint32_t pos = ts + 1;
     std::uint32_t mark = ts;
     for (;;) {
-      std::uint32_t sep = find_outside(pos, te, "||");
-      if (header) sep = std::min(sep, find_outside(pos, te, "!!"));
-      cell(NodeKind::TableCell, header, mark, pos, sep, row);
+      auto [sep, bar] = next_cell_separator(pos, te, header);
+      cell(NodeKind::TableCell, header, mark, pos, sep, bar, row);
       validate_lists();
       if (sep >= te || stack_.size() <= row) break;
       mark = sep;
       pos = sep + 2;
     }
+  }
+
+  // The end of the cell starting at `pos`: the first `||` (also `!!` on a header line)
+  // outside regions, or `te`; and the cell's first single `|` before it, or the end.
+  // One pass over the cell for what were three searches (`||`, `!!`, then `|`).
+  std::pair<std::uint32_t, std::uint32_t> next_cell_separator(std::uint32_t pos, std::uint32_t te,
+                                                               bool header) const {
+    std::uint32_t bar = 0xFFFFFFFFu;
+    std::size_t r = region_at_or_after(pos);
+    for (std::uint32_t i = pos; i < te; ++i) {
+      i = header ? scan_for<'|', '!'>(text_.data(), i, te, text_end())
+                 : scan_byte(text_.data(), i, te, text_end(), '|');
+      if (i >= te) break;
+      while (r < regions_.size() && regions_[r].end <= i) ++r;
+      if (r < regions_.size() && regions_[r].begin <= i) {
+        i = regions_[r].end - 1;
+        continue;
+      }
+      const char c = text_[i];
+      if (i + 1 < te && text_[i + 1] == c) return {i, bar == 0xFFFFFFFFu ? i : bar};
+      if (c == '|' && bar == 0xFFFFFFFFu) bar = i;
+    }
+    return {te, bar == 0xFFFFFFFFu ? te : bar};
   }
 
   // --- lines ---

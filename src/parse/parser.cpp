@@ -1307,15 +1307,16 @@ private:
     return v;
   }
 
+  // The `[[ ]]` pairs of [b, e), where b is the first `[[` the lexer meets: lex() asks
+  // only then, since most segments hold no link. Starting there instead of at the
+  // segment's first `[[` gives the same pairs for every `[[` from b on, the only ones
+  // the lexer looks up: a `[[` it did not meet lies in a tag's attributes or in a
+  // region, and pairs only with a `]]` no later `[[` takes.
   void compute_link_pairs(std::uint32_t b, std::uint32_t e,
                           std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs) {
     pairs.clear();
     std::vector<std::uint32_t>& opens = link_opens_;
     opens.clear();
-    // Most segments have no link at all; `]]` before the first `[[` cannot pair.
-    std::uint32_t first = find_in(b, e, "[[");
-    if (first >= e) return;
-    b = first;
     std::size_t r = region_at_or_after(b);
     for (std::uint32_t i = b; i + 1 < e; ++i) {
       // Only bracket bytes matter; regions are checked at those alone.
@@ -1342,7 +1343,7 @@ private:
   void lex(std::uint32_t b, std::uint32_t e, TokenList& out) {
     if (pair_pool_.size() <= inline_depth_) pair_pool_.resize(inline_depth_ + 1);
     auto& pairs = pair_pool_[inline_depth_];
-    compute_link_pairs(b, e, pairs);
+    bool paired = false;  // pairs are computed at the first `[[`
     std::size_t r = region_at_or_after(b);
     std::uint32_t no_ext_close_after = 0xFFFFFFFFu;
     lexed_quote_ = false;
@@ -1428,6 +1429,10 @@ private:
       }
       // '['
       if (i + 1 < e && text_[i + 1] == '[') {
+        if (!paired) {
+          compute_link_pairs(i, e, pairs);
+          paired = true;
+        }
         auto it = std::lower_bound(pairs.begin(), pairs.end(), std::make_pair(i, 0u));
         Token t;
         if (it != pairs.end() && it->first == i && lex_wikilink(i, it->second, pairs, t)) {

@@ -83,18 +83,61 @@ struct Piece {
 
 enum Closing : std::uint8_t { kCloseNone, kCloseBrace, kCloseBracket, kCloseLangConversion, kCloseLine };
 
+// Stop characters per (closing, findPipe, findEquals): strcspn's search set. They depend
+// on nothing but language_conversion, so they are built once per process rather than by
+// every Builder (a page's two runs and each template's made them anew).
+struct StopTables {
+  std::array<std::array<bool, 256>, 5 * 4> stops{};
+#ifdef __SSE2__
+  // The same sets as byte vectors, for scanning plain text sixteen bytes a step: literal
+  // runs between markup are most of a page. A set has at most nine bytes; smaller ones
+  // repeat their first byte, so every step makes the same nine comparisons without a
+  // loop over the set (the loop cost more than the comparisons).
+  static constexpr int kMaxStops = 9;
+  struct Vectors {
+    __m128i bytes[kMaxStops];
+  };
+  std::array<Vectors, 5 * 4> vectors{};
+#endif
+
+  explicit StopTables(bool language_conversion) {
+    for (int closing = 0; closing < 5; ++closing)
+      for (int flags = 0; flags < 4; ++flags) {
+        auto& t = stops[closing * 4 + flags];
+        for (unsigned char c : std::string_view("[{<\n")) t[c] = true;
+        if (language_conversion) t['-'] = true;
+        if (closing == kCloseBrace) t['}'] = true;
+        if (closing == kCloseBracket) t[']'] = true;
+        if (closing == kCloseLangConversion) t['}'] = t['-'] = true;
+        if (flags & 1) t['|'] = true;
+        if (flags & 2) t['='] = true;
+#ifdef __SSE2__
+        auto& v = vectors[closing * 4 + flags];
+        int count = 0;
+        for (int c = 0; c < 256; ++c)
+          if (t[c]) v.bytes[count++] = _mm_set1_epi8(static_cast<char>(c));
+        for (int k = count; k < kMaxStops; ++k) v.bytes[k] = v.bytes[0];
+#endif
+      }
+  }
+};
+
+const StopTables& stop_tables(bool language_conversion) {
+  static const StopTables with(true), without(false);
+  return language_conversion ? with : without;
+}
+
 class Builder {
 public:
   Builder(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics, Tree&& recycled)
       : s_(text.data()), n_(static_cast<std::uint32_t>(text.size())), options_(options), diag_(diagnostics),
-        tree_(std::move(recycled)) {
+        tree_(std::move(recycled)), tables_(stop_tables(options.language_conversion)) {
     tree_.nodes.clear();
     tree_.extension_tags.clear();
     tree_.root = kNoNode;
     tree_.source = text;
     tree_.for_inclusion = options.for_inclusion;
     tree_.nodes.reserve(n_ / 64 + 16);  // the seed page has one node per ~80 bytes
-    build_tables();
     for (const auto& tag : options.extension_tags) xmlish_.push_back(lower(tag));
     if (options.for_inclusion) {
       // Preprocessor_Hash: for inclusion <includeonly> tags vanish and <noinclude> hides.
@@ -248,7 +291,6 @@ private:
   }
 
   // --- scanning helpers ---
-  void build_tables();
   std::uint32_t span_of(char c, std::uint32_t from, std::uint32_t max) const {
     std::uint32_t k = from;
     std::uint32_t limit = std::min<std::uint64_t>(n_, std::uint64_t{from} + max);
@@ -371,44 +413,12 @@ private:
   bool fake_line_start_ = true;
   bool depth_reported_ = false;
 
-  // Stop characters per (closing, findPipe, findEquals): strcspn's search set.
-  std::array<std::array<bool, 256>, 5 * 4> stops_{};
-#ifdef __SSE2__
-  // The same sets as byte vectors, for scanning plain text sixteen bytes a step: literal
-  // runs between markup are most of a page. A set has at most nine bytes; smaller ones
-  // repeat their first byte, so every step makes the same nine comparisons without a
-  // loop over the set (the loop cost more than the comparisons).
-  static constexpr int kMaxStops = 9;
-  struct StopVectors {
-    __m128i bytes[kMaxStops];
-  };
-  std::array<StopVectors, 5 * 4> stop_vectors_{};
-#endif
+  // strcspn's search sets, shared by every Builder with the same language_conversion.
+  const StopTables& tables_;
 
   support::LineIndex lines_;
   bool lines_built_ = false;
 };
-
-void Builder::build_tables() {
-  for (int closing = 0; closing < 5; ++closing)
-    for (int flags = 0; flags < 4; ++flags) {
-      auto& t = stops_[closing * 4 + flags];
-      for (unsigned char c : std::string_view("[{<\n")) t[c] = true;
-      if (options_.language_conversion) t['-'] = true;
-      if (closing == kCloseBrace) t['}'] = true;
-      if (closing == kCloseBracket) t[']'] = true;
-      if (closing == kCloseLangConversion) t['}'] = t['-'] = true;
-      if (flags & 1) t['|'] = true;
-      if (flags & 2) t['='] = true;
-#ifdef __SSE2__
-      auto& v = stop_vectors_[closing * 4 + flags];
-      int count = 0;
-      for (int c = 0; c < 256; ++c)
-        if (t[c]) v.bytes[count++] = _mm_set1_epi8(static_cast<char>(c));
-      for (int k = count; k < kMaxStops; ++k) v.bytes[k] = v.bytes[0];
-#endif
-    }
-}
 
 Tree Builder::run() {
   for (;;) {
@@ -432,11 +442,11 @@ Tree Builder::run() {
     }
 
     const int table = closing_ * 4 + (find_pipe_ ? 1 : 0) + (find_equals_ ? 2 : 0);
-    const auto& stop = stops_[table];
+    const auto& stop = tables_.stops[table];
     std::uint32_t k = i_;
     for (;;) {
 #ifdef __SSE2__
-      const StopVectors& v = stop_vectors_[table];
+      const StopTables::Vectors& v = tables_.vectors[table];
       while (k + 16 <= n_) {
         __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_ + k));
         __m128i hit = _mm_or_si128(

@@ -213,6 +213,15 @@ void ExportReader::Buffer::erase_front(std::size_t n) {
 
 bool ExportReader::fill() {
   if (eof_ || failed_) return false;
+  // Consumed input is dropped here, when the next read would not fit, rather than
+  // between pages: a read is needed just when the page being looked through runs past
+  // the end of the buffer, so only that page's start moves, not the pages still ahead
+  // of the cursor (moving those cost about a page copy per page). When the consumed part
+  // is the smaller one, the buffer grows instead, which moves no more.
+  if (buf_.room() < read_chunk && (cur_ - base_) * 2 >= buf_.size()) {
+    buf_.erase_front(cur_ - base_);
+    base_ = cur_;
+  }
   std::size_t old = buf_.size();
   char* tail = buf_.reserve_tail(read_chunk);
   ssize_t n;
@@ -232,10 +241,10 @@ bool ExportReader::fill() {
 
 std::size_t ExportReader::find_in_buffer(std::string_view needle, std::size_t from) {
   for (;;) {
-    std::size_t i = std::string_view(buf_).find(needle, from);
-    if (i != std::string_view::npos) return i;
+    std::size_t i = std::string_view(buf_).find(needle, from - base_);
+    if (i != std::string_view::npos) return base_ + i;
     // Resume just before the old end so a needle split across reads is still found.
-    from = std::max(from, buf_.size() >= needle.size() ? buf_.size() - needle.size() + 1 : 0);
+    from = std::max(from, end() >= needle.size() ? end() - needle.size() + 1 : 0);
     if (!fill()) return std::string_view::npos;
   }
 }
@@ -245,25 +254,16 @@ std::size_t ExportReader::find_tag(std::string_view name, std::size_t from) {
   for (;;) {
     std::size_t i = find_in_buffer(open, from);
     if (i == std::string_view::npos) return i;
-    while (i + open.size() >= buf_.size() && fill()) {}
-    if (i + open.size() < buf_.size() && is_tag_end(buf_[i + open.size()])) return i;
-    if (i + open.size() >= buf_.size()) return std::string_view::npos;
+    while (i + open.size() >= end() && fill()) {}
+    if (i + open.size() < end() && is_tag_end(byte(i + open.size()))) return i;
+    if (i + open.size() >= end()) return std::string_view::npos;
     from = i + 1;
   }
 }
 
 void ExportReader::move_cursor(std::size_t to) {
-  cur_at_ = support::advance(cur_at_, std::string_view(buf_).substr(cur_, to - cur_));
+  cur_at_ = support::advance(cur_at_, input(cur_, to));
   cur_ = to;
-}
-
-void ExportReader::compact() {
-  // Drop consumed input once it is a large share of the buffer, so memory stays at
-  // about one page plus one chunk, without moving bytes after every small page.
-  if (cur_ > read_chunk && cur_ * 2 > buf_.size()) {
-    buf_.erase_front(cur_);
-    cur_ = 0;
-  }
 }
 
 support::Position ExportReader::position_in(std::string_view chunk, support::Position chunk_at,
@@ -272,7 +272,7 @@ support::Position ExportReader::position_in(std::string_view chunk, support::Pos
 }
 
 void ExportReader::report_eof(const std::string& message) {
-  move_cursor(buf_.size());
+  move_cursor(end());
   sink_.error(name_, cur_at_, message);
 }
 
@@ -281,8 +281,8 @@ bool ExportReader::start() {
   for (std::size_t from = 0;;) {
     root = find_in_buffer("<mediawiki", from);
     if (root == std::string_view::npos || root > header_limit) break;
-    while (root + 10 >= buf_.size() && fill()) {}
-    if (root + 10 < buf_.size() && is_tag_end(buf_[root + 10])) break;
+    while (root + 10 >= end() && fill()) {}
+    if (root + 10 < end() && is_tag_end(byte(root + 10))) break;
     from = root + 1;
   }
   if (root == std::string_view::npos || root > header_limit) {
@@ -296,7 +296,7 @@ bool ExportReader::start() {
     return false;
   }
   move_cursor(root);
-  std::string_view tag = std::string_view(buf_).substr(root, tag_end - root);
+  std::string_view tag = input(root, tag_end);
   auto version = attribute(tag, "version");
   if (!version) {
     sink_.warning(name_, cur_at_, "<mediawiki> has no version attribute; reading it as export schema 0.11");
@@ -320,7 +320,7 @@ bool ExportReader::start() {
     }
     move_cursor(info);
     info_end += std::strlen("</siteinfo>");
-    read_siteinfo(std::string_view(buf_).substr(info, info_end - info), cur_at_);
+    read_siteinfo(input(info, info_end), cur_at_);
     move_cursor(info_end);
   } else {
     site_ = default_site();
@@ -358,14 +358,13 @@ void ExportReader::read_siteinfo(std::string_view chunk, support::Position at) {
 
 std::optional<Page> ExportReader::next() {
   while (!failed_) {
-    compact();
     std::size_t open = find_tag("page", cur_);
-    std::string_view gap = std::string_view(buf_).substr(cur_, (open == std::string_view::npos ? buf_.size() : open) - cur_);
+    std::string_view gap = input(cur_, open == std::string_view::npos ? end() : open);
     if (gap.find("</mediawiki>") != std::string_view::npos) closed_ = true;
     if (open == std::string_view::npos) {
       if (!closed_ && !failed_)
         report_eof("unexpected end of file: </mediawiki> is missing (truncated export?)");
-      move_cursor(buf_.size());
+      move_cursor(end());
       return std::nullopt;
     }
     move_cursor(open);
@@ -383,9 +382,13 @@ std::optional<Page> ExportReader::next() {
       return std::nullopt;
     }
     close += std::strlen("</page>");
-    std::string_view chunk = std::string_view(buf_).substr(open, close - open);
-    auto page = read_page(chunk, page_at);
-    move_cursor(close);
+    std::string_view chunk = input(open, close);
+    // One pass over the page finds its first invalid UTF-8 byte and counts its lines,
+    // which the cursor's position needs: two passes over every input byte before.
+    support::Utf8Scan scan = support::scan_utf8(chunk);
+    auto page = read_page(chunk, page_at, scan.invalid);
+    cur_at_ = support::advance(cur_at_, chunk, scan.newlines);
+    cur_ = close;
     if (page) return page;
   }
   return std::nullopt;
@@ -399,9 +402,9 @@ int namespace_of(const pugi::xml_node& page, const SiteInfo& site) {
 }
 }  // namespace
 
-std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Position at) {
+std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Position at, std::size_t bad) {
   std::string repaired;
-  if (auto bad = support::find_invalid_utf8(chunk); bad != std::string_view::npos) {
+  if (bad != std::string_view::npos) {
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(chunk[bad]));
     sink_.error(name_, position_in(chunk, at, bad),

@@ -43,10 +43,10 @@ private:
   std::size_t find_in_buffer(std::string_view needle, std::size_t from);
   std::size_t find_tag(std::string_view name, std::size_t from);
   void move_cursor(std::size_t to);
-  void compact();
   support::Position position_in(std::string_view chunk, support::Position chunk_at,
                                 std::size_t offset) const;
-  std::optional<Page> read_page(std::string_view chunk, support::Position at);
+  /// `bad`: the offset of the chunk's first invalid UTF-8 byte, or npos.
+  std::optional<Page> read_page(std::string_view chunk, support::Position at, std::size_t bad);
   void read_siteinfo(std::string_view chunk, support::Position at);
   void report_eof(const std::string& message);
 
@@ -65,6 +65,7 @@ private:
     /// Room for `n` more bytes after the end (uninitialised).
     char* reserve_tail(std::size_t n);
     void set_size(std::size_t n) { size_ = n; }
+    std::size_t room() const { return capacity_ - size_; }
     void erase_front(std::size_t n);
 
   private:
@@ -72,8 +73,16 @@ private:
     std::size_t size_ = 0, capacity_ = 0;
   };
   Buffer buf_;
-  std::size_t cur_ = 0;        ///< first unconsumed byte of buf_
-  support::Position cur_at_;   ///< position of buf_[cur_] in the input
+  // Offsets into the input are counted from its start, so they stay valid when fill()
+  // drops consumed bytes from the front of the buffer.
+  std::size_t base_ = 0;       ///< input offset of buf_[0]
+  std::size_t cur_ = 0;        ///< input offset of the first unconsumed byte
+  support::Position cur_at_;   ///< position of that byte in the input
+  std::size_t end() const { return base_ + buf_.size(); }
+  char byte(std::size_t at) const { return buf_[at - base_]; }
+  std::string_view input(std::size_t from, std::size_t to) const {
+    return std::string_view(buf_).substr(from - base_, to - from);
+  }
   bool eof_ = false;
   bool failed_ = false;
   bool closed_ = false;        ///< </mediawiki> seen

@@ -99,6 +99,12 @@ std::size_t count_newlines(std::string_view text) {
   return n;
 }
 
+Position advance(Position from, std::string_view text, std::size_t newlines) {
+  if (newlines == 0) return {from.line, from.column + code_points(text)};
+  std::size_t last = text.rfind('\n');
+  return {from.line + static_cast<std::uint32_t>(newlines), 1 + code_points(text.substr(last + 1))};
+}
+
 Position advance(Position from, std::string_view text) {
   std::size_t last = text.rfind('\n');
   if (last == std::string_view::npos)

@@ -59,5 +59,8 @@ std::size_t count_newlines(std::string_view text);
 
 /// Position reached after `text` when starting at `from` (for incremental tracking).
 Position advance(Position from, std::string_view text);
+/// The same, with the number of '\n' in `text` already known (counted by a pass the
+/// caller makes anyway), so only its last line is read.
+Position advance(Position from, std::string_view text, std::size_t newlines);
 
 }  // namespace wikic::support

@@ -328,6 +328,7 @@ private:
   void on_comment();
   void on_line_start();
   void on_line_end();
+  std::uint32_t next_stop(std::uint32_t from, int table) const;
   void on_open(bool lang_conversion);
   void on_close(bool two_char);
   void finish();
@@ -420,6 +421,39 @@ private:
   bool lines_built_ = false;
 };
 
+// The first byte at or after `from` that the main loop must act on in the state whose
+// stop table is `table`: the next strcspn stop that stop_is_text() does not pass over.
+inline std::uint32_t Builder::next_stop(std::uint32_t from, int table) const {
+  const auto& stop = tables_.stops[table];
+  std::uint32_t k = from;
+  for (;;) {
+#ifdef __SSE2__
+    const StopTables::Vectors& v = tables_.vectors[table];
+    while (k + 16 <= n_) {
+      __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_ + k));
+      __m128i hit = _mm_or_si128(
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[0]), _mm_cmpeq_epi8(block, v.bytes[1])),
+                       _mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[2]), _mm_cmpeq_epi8(block, v.bytes[3]))),
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[4]), _mm_cmpeq_epi8(block, v.bytes[5])),
+                       _mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[6]), _mm_cmpeq_epi8(block, v.bytes[7]))));
+      hit = _mm_or_si128(hit, _mm_cmpeq_epi8(block, v.bytes[8]));
+      if (int mask = _mm_movemask_epi8(hit)) {
+        k += static_cast<std::uint32_t>(__builtin_ctz(mask));
+        break;
+      }
+      k += 16;
+    }
+#endif
+    while (k < n_ && !stop[static_cast<unsigned char>(s_[k])]) ++k;
+    if (k < n_ && stop_is_text(k)) {
+      ++k;
+      continue;
+    }
+    break;
+  }
+  return k;
+}
+
 Tree Builder::run() {
   for (;;) {
     if (find_onlyinclude_) {
@@ -442,33 +476,7 @@ Tree Builder::run() {
     }
 
     const int table = closing_ * 4 + (find_pipe_ ? 1 : 0) + (find_equals_ ? 2 : 0);
-    const auto& stop = tables_.stops[table];
-    std::uint32_t k = i_;
-    for (;;) {
-#ifdef __SSE2__
-      const StopTables::Vectors& v = tables_.vectors[table];
-      while (k + 16 <= n_) {
-        __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_ + k));
-        __m128i hit = _mm_or_si128(
-            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[0]), _mm_cmpeq_epi8(block, v.bytes[1])),
-                         _mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[2]), _mm_cmpeq_epi8(block, v.bytes[3]))),
-            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[4]), _mm_cmpeq_epi8(block, v.bytes[5])),
-                         _mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[6]), _mm_cmpeq_epi8(block, v.bytes[7]))));
-        hit = _mm_or_si128(hit, _mm_cmpeq_epi8(block, v.bytes[8]));
-        if (int mask = _mm_movemask_epi8(hit)) {
-          k += static_cast<std::uint32_t>(__builtin_ctz(mask));
-          break;
-        }
-        k += 16;
-      }
-#endif
-      while (k < n_ && !stop[static_cast<unsigned char>(s_[k])]) ++k;
-      if (k < n_ && stop_is_text(k)) {
-        ++k;
-        continue;
-      }
-      break;
-    }
+    std::uint32_t k = next_stop(i_, table);
     if (k > i_) {
       add_literal(accum(), i_, k);
       i_ = k;
@@ -532,6 +540,21 @@ void Builder::on_open(bool lang_conversion) {
   } else {
     open = s_[i_] == '{' ? Open::Brace : Open::Bracket;
     count = span_of(s_[i_], i_, n_);
+  }
+  if (open == Open::Bracket && count == 2 && stack_.size() < kMaxStackDepth) {
+    // `[[…]]` with nothing inside that the preprocessor acts on (no tag, comment, brace,
+    // inner bracket pair or line start) ends as text: its piece is pushed, its closing
+    // `]]` breaks its syntax (brackets never make a node) and the whole span is added
+    // as a literal. Most links are such, so the scan the main loop would make in the
+    // piece's state is made here, and the span goes in as text without the piece. The
+    // scan runs in the current state's stop_is_text; it differs from the piece's only
+    // inside a heading, where every '\n' stops it, and then the piece is pushed.
+    std::uint32_t k = next_stop(i_ + 2, kCloseBracket * 4);
+    if (k < n_ && s_[k] == ']') {  // a ']' stop is the first of two
+      add_literal(accum(), i_, k + 2);
+      i_ = k + 2;
+      return;
+    }
   }
   bool line_start = i_ > 0 && s_[i_ - 1] == '\n';
   bool saved_prefix = false;

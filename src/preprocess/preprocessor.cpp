@@ -12,6 +12,7 @@
 #endif
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "grammar/xmlish.hpp"
 
@@ -90,12 +91,14 @@ struct StopTables {
   std::array<std::array<bool, 256>, 5 * 4> stops{};
 #ifdef __SSE2__
   // The same sets as byte vectors, for scanning plain text sixteen bytes a step: literal
-  // runs between markup are most of a page. A set has at most nine bytes; smaller ones
-  // repeat their first byte, so every step makes the same nine comparisons without a
-  // loop over the set (the loop cost more than the comparisons).
+  // runs between markup are most of a page. A set has four to nine bytes; the scan is
+  // instantiated per size (a loop over the set cost more than the comparisons, and
+  // padding every set to nine bytes cost four wasted comparisons a step at the top
+  // level, where a page's text mostly is).
   static constexpr int kMaxStops = 9;
   struct Vectors {
     __m128i bytes[kMaxStops];
+    int count = 0;
   };
   std::array<Vectors, 5 * 4> vectors{};
 #endif
@@ -117,10 +120,29 @@ struct StopTables {
         for (int c = 0; c < 256; ++c)
           if (t[c]) v.bytes[count++] = _mm_set1_epi8(static_cast<char>(c));
         for (int k = count; k < kMaxStops; ++k) v.bytes[k] = v.bytes[0];
+        v.count = count;
 #endif
       }
   }
 };
+
+#ifdef __SSE2__
+// The first offset in [k, n - 15) whose sixteen-byte block holds one of the first N bytes
+// of `set`, at that byte; or the first k with fewer than sixteen bytes left.
+template <std::size_t... J>
+std::uint32_t scan_blocks(const char* s, std::uint32_t k, std::uint32_t n, const __m128i* set,
+                          std::index_sequence<J...>) {
+  const __m128i bytes[] = {set[J]...};
+  while (k + 16 <= n) {
+    __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k));
+    __m128i hit = _mm_setzero_si128();
+    ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(block, bytes[J]))), ...);
+    if (int mask = _mm_movemask_epi8(hit)) return k + static_cast<std::uint32_t>(__builtin_ctz(mask));
+    k += 16;
+  }
+  return k;
+}
+#endif
 
 const StopTables& stop_tables(bool language_conversion) {
   static const StopTables with(true), without(false);
@@ -429,19 +451,13 @@ inline std::uint32_t Builder::next_stop(std::uint32_t from, int table) const {
   for (;;) {
 #ifdef __SSE2__
     const StopTables::Vectors& v = tables_.vectors[table];
-    while (k + 16 <= n_) {
-      __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_ + k));
-      __m128i hit = _mm_or_si128(
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[0]), _mm_cmpeq_epi8(block, v.bytes[1])),
-                       _mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[2]), _mm_cmpeq_epi8(block, v.bytes[3]))),
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[4]), _mm_cmpeq_epi8(block, v.bytes[5])),
-                       _mm_or_si128(_mm_cmpeq_epi8(block, v.bytes[6]), _mm_cmpeq_epi8(block, v.bytes[7]))));
-      hit = _mm_or_si128(hit, _mm_cmpeq_epi8(block, v.bytes[8]));
-      if (int mask = _mm_movemask_epi8(hit)) {
-        k += static_cast<std::uint32_t>(__builtin_ctz(mask));
-        break;
-      }
-      k += 16;
+    switch (v.count) {
+    case 4: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<4>()); break;
+    case 5: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<5>()); break;
+    case 6: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<6>()); break;
+    case 7: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<7>()); break;
+    case 8: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<8>()); break;
+    default: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<StopTables::kMaxStops>()); break;
     }
 #endif
     while (k < n_ && !stop[static_cast<unsigned char>(s_[k])]) ++k;

@@ -338,13 +338,13 @@ private:
 
 }  // namespace
 
-RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Options& options,
-                            const DiagnosticTarget& diagnostics) {
+namespace {
+
+// restore_lines on a page found collapsed. With `in_place` (the string `text` views),
+// the restored text replaces it there and the result's text stays empty.
+RestoreResult restore(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics,
+                      std::string* in_place) {
   RestoreResult result;
-  if (mode == RestoreMode::Never || (mode == RestoreMode::Auto && !looks_collapsed(text))) {
-    result.text = std::string(text);
-    return result;
-  }
   Options quiet = options;
   quiet.report_unclosed = false;  // the real preprocess run reports them
   // The tree and the flat text are scratch: their storage is kept for the thread's next
@@ -367,9 +367,12 @@ RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Optio
   scanner.breaks.erase(std::unique(scanner.breaks.begin(), scanner.breaks.end()), scanner.breaks.end());
 
   // Turn the blank before each line start into '\n'; insert one where there is none.
-  std::string out;
-  out.reserve(text.size() + scanner.breaks.size());
-  std::size_t copied = 0;
+  struct Edit {
+    std::uint32_t at;   // the byte the new line starts with
+    bool blank_before;  // the blank before it becomes the newline (else one is inserted)
+  };
+  std::vector<Edit> edits;
+  edits.reserve(scanner.breaks.size());
   for (std::uint32_t k : scanner.breaks) {
     // One run lookup per break: the byte before k is in the same run (then a text run,
     // as a placeholder run is one byte long) or ends the run before it.
@@ -384,19 +387,27 @@ RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Optio
         blank_before = before.node == kNoNode && before.source + (k - 1 - before.flat) + 1 == at;
       }
     }
-    if (blank_before) {
-      out.append(text.substr(copied, at - 1 - copied));
-      out += '\n';
-      ++result.replaced;
-    } else {
-      out.append(text.substr(copied, at - copied));
-      out += '\n';
-      ++result.inserted;
-    }
-    copied = at;
+    edits.push_back({at, blank_before});
+    ++(blank_before ? result.replaced : result.inserted);
   }
-  out.append(text.substr(copied));
-  result.text = std::move(out);
+  if (in_place && result.inserted == 0) {
+    // Only blanks become newlines (the seed page's case): offsets stay, nothing is copied.
+    // The tree and flat text viewing `text` are not read again.
+    char* bytes = in_place->data();
+    for (const Edit& e : edits) bytes[e.at - 1] = '\n';
+  } else {
+    std::string out;
+    out.reserve(text.size() + result.inserted);
+    std::size_t copied = 0;
+    for (const Edit& e : edits) {
+      out.append(text.substr(copied, e.at - (e.blank_before ? 1 : 0) - copied));
+      out += '\n';
+      copied = e.at;
+    }
+    out.append(text.substr(copied));
+    if (in_place) *in_place = std::move(out);
+    else result.text = std::move(out);
+  }
   result.restored = true;
   spare_flat = std::move(flat);
   spare_tree = std::move(tree);
@@ -408,14 +419,22 @@ RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Optio
   return result;
 }
 
+}  // namespace
+
+RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Options& options,
+                            const DiagnosticTarget& diagnostics) {
+  if (mode == RestoreMode::Never || (mode == RestoreMode::Auto && !looks_collapsed(text))) {
+    RestoreResult result;
+    result.text = std::string(text);
+    return result;
+  }
+  return restore(text, options, diagnostics, nullptr);
+}
+
 RestoreResult restore_lines_in_place(std::string& text, RestoreMode mode, const Options& options,
                                      const DiagnosticTarget& diagnostics) {
   if (mode == RestoreMode::Never || (mode == RestoreMode::Auto && !looks_collapsed(text))) return {};
-  // Decided here: Always spares restore_lines a second looks_collapsed scan.
-  RestoreResult result = restore_lines(text, RestoreMode::Always, options, diagnostics);
-  text = std::move(result.text);
-  result.text.clear();
-  return result;
+  return restore(text, options, diagnostics, &text);
 }
 
 }  // namespace wikic::preprocess

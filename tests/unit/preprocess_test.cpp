@@ -266,6 +266,17 @@ TEST_CASE("collapse → restore → preprocess gives the original tree (modulo w
     CHECK(signature(r.text) == signature(original));
     MESSAGE(entry.path().filename().string() << ": " << std::count(original.begin(), original.end(), '\n')
                                              << " original line breaks, " << r.replaced + r.inserted << " restored");
+    // In place (the pipeline's way, which overwrites blanks when nothing is inserted):
+    // the same text, counts and warning.
+    std::string in_place = collapsed;
+    wikic::support::DiagnosticSink in_place_sink;
+    RestoreResult p = restore_lines_in_place(in_place, RestoreMode::Always, {}, {&in_place_sink, "in place"});
+    CHECK(p.restored);
+    CHECK(p.text.empty());
+    CHECK(in_place == r.text);
+    CHECK(p.replaced == r.replaced);
+    CHECK(p.inserted == r.inserted);
+    CHECK(in_place_sink.warnings() == 1);
     // Never: unchanged. Auto on the original: not collapsed, unchanged.
     CHECK(restore_lines(collapsed, RestoreMode::Never).text == collapsed);
     CHECK_FALSE(restore_lines(original, RestoreMode::Auto).restored);

@@ -218,7 +218,7 @@ bool ExportReader::fill() {
   // the end of the buffer, so only that page's start moves, not the pages still ahead
   // of the cursor (moving those cost about a page copy per page). When the consumed part
   // is the smaller one, the buffer grows instead, which moves no more.
-  if (buf_.room() < read_chunk && (cur_ - base_) * 2 >= buf_.size()) {
+  if (buf_.room() < read_chunk && cur_ > base_ && (cur_ - base_) * 2 >= buf_.size()) {
     buf_.erase_front(cur_ - base_);
     base_ = cur_;
   }

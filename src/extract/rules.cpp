@@ -138,32 +138,27 @@ const Mapping& mapping() {
     for (const auto& [reason, start] : r.non_rules) r.non_rule_prefix = std::max(r.non_rule_prefix, start.size());
     for (const auto* list : {&r.round_prefixes, &r.step_prefixes})
       for (const auto& p : *list) {
+        r.heading_starts.push_back(p);
         if (p.empty()) r.heading_any = true;
         else r.heading_initials[static_cast<unsigned char>(p[0])] = true;
       }
-    for (const auto* list : {&r.round_prefixes, &r.step_prefixes})
-      for (const auto& p : *list) r.heading_starts.push_back(p);
-    for (const auto& [reason, start] : r.non_rules) r.non_rule_starts.push_back(start);
     for (const auto& [reason, start] : r.non_rules) {
+      r.non_rule_starts.push_back(start);
       if (start.empty()) r.non_rule_any = true;
       else r.non_rule_initials[static_cast<unsigned char>(start[0])] = true;
     }
-    auto known_class = [&r](std::string_view c) {
+    // Each class once, with its length and first two bytes for may_be_class.
+    r.shortest_class = SIZE_MAX;
+    auto entry = [&r](const std::string& c) -> Mapping::KnownClass& {
+      for (Mapping::KnownClass& k : r.known_classes)
+        if (k.name == c) return k;
       r.class_lengths |= std::uint64_t{1} << std::min<std::size_t>(c.size(), 63);
       if (!c.empty()) r.class_initials[static_cast<unsigned char>(c[0])] = true;
       if (c.size() >= 2) {
         auto second = static_cast<unsigned char>(c[1]);
         r.class_seconds[static_cast<unsigned char>(c[0])][second / 64] |= std::uint64_t{1} << (second % 64);
       }
-    };
-    for (const auto& [c, kind] : r.kinds) known_class(c);
-    known_class(r.core_class);
-    known_class(r.box_class);
-    for (const auto& c : r.legend_classes) known_class(c);
-    for (const auto& c : r.phase_box_classes) known_class(c);
-    auto entry = [&r](const std::string& c) -> Mapping::KnownClass& {
-      for (Mapping::KnownClass& k : r.known_classes)
-        if (k.name == c) return k;
+      r.shortest_class = std::min(r.shortest_class, c.size());
       Mapping::KnownClass& k = r.known_classes.emplace_back();
       k.name = c;
       return k;
@@ -181,8 +176,6 @@ const Mapping& mapping() {
     entry(r.box_class).box = true;
     for (const auto& c : r.legend_classes) entry(c).legend = true;
     for (const auto& c : r.phase_box_classes) entry(c).phase_box = true;
-    r.shortest_class = SIZE_MAX;
-    for (const Mapping::KnownClass& k : r.known_classes) r.shortest_class = std::min(r.shortest_class, k.name.size());
     return r;
   }();
   return m;
@@ -486,7 +479,8 @@ struct PartLayout {
 // The cells the completeness tally covers: those with a rule class (kinds) or the core
 // class. The legend's own scoringCoreLegend cell is a colour sample, not a scoring cell.
 bool is_tally_class(const Mapping& m, std::string_view c) {
-  return c == m.core_class || m.kinds.find(c) != m.kinds.end();
+  const Mapping::KnownClass* k = m.known_class(c);
+  return k && k->tally;
 }
 
 // Commented-out rows still hold scoring cells the tally must account for: every
@@ -2037,7 +2031,7 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
         continue;
       }
       // The same parts change most expressions of a rule, in every edition, and the rows
-      // of a table alike: each set's condition is made once per page.
+      // of a table alike: each set's condition is made once per run (hidden_when_memo).
       auto& key = hidden_key_;
       key.clear();
       key.push_back(full.identity());

@@ -105,12 +105,6 @@ Position advance(Position from, std::string_view text, std::size_t newlines) {
   return {from.line + static_cast<std::uint32_t>(newlines), 1 + code_points(text.substr(last + 1))};
 }
 
-Position advance(Position from, std::string_view text) {
-  std::size_t last = text.rfind('\n');
-  if (last == std::string_view::npos)
-    return {from.line, from.column + code_points(text)};
-  return {from.line + static_cast<std::uint32_t>(count_newlines(text)),
-          1 + code_points(text.substr(last + 1))};
-}
+Position advance(Position from, std::string_view text) { return advance(from, text, count_newlines(text)); }
 
 }  // namespace wikic::support

@@ -17,6 +17,9 @@ while [ $# -gt 0 ]; do
     *) echo "usage: scripts/bench.sh [--mb N] [--no-peers]" >&2; exit 2 ;;
   esac
 done
+# Per-run scratch files, and the last compile's 1.6 GB of output, go when the script
+# ends (also on failure or ^C): a nightly bench must not fill /tmp run after run.
+trap 'rm -f "$work/time.$$" "$work/stderr.$$" "$work/floor.$$"; rm -rf "$work/compile-out"' EXIT
 command -v /usr/bin/time >/dev/null || { bash "$root/scripts/setup.sh"; apt-get install -y -qq time >/dev/null; }
 source "$root/scripts/common.sh"
 build_release_wikic

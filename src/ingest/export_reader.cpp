@@ -19,7 +19,6 @@
 namespace wikic::ingest {
 
 namespace {
-constexpr std::size_t read_chunk = 1 << 20;
 /// How far into the input the <mediawiki> element must start.
 constexpr std::size_t header_limit = 1 << 20;
 constexpr std::string_view known_versions[] = {"0.10", "0.11"};
@@ -60,11 +59,13 @@ struct PlainText {
   std::size_t end = 0;      ///< the '<' of </text>
 };
 
-std::optional<PlainText> find_plain_text(std::string_view chunk) {
+/// `lt`: the offset of every '<' in `chunk`, ascending (the reader notes them while it
+/// looks for the page's end, so the text is not searched again).
+std::optional<PlainText> find_plain_text(std::string_view chunk, const std::vector<std::size_t>& lt) {
   PlainText t;
   bool found = false;
-  for (std::size_t i = chunk.find("<text"); i != std::string_view::npos; i = chunk.find("<text", i + 1)) {
-    if (i + 5 >= chunk.size() || !is_tag_end(chunk[i + 5])) continue;
+  for (std::size_t i : lt) {
+    if (chunk.compare(i, 5, "<text") != 0 || i + 5 >= chunk.size() || !is_tag_end(chunk[i + 5])) continue;
     if (found) return std::nullopt;  // several revisions with text: pugixml decides
     found = true;
     t.tag = i;
@@ -85,8 +86,10 @@ std::optional<PlainText> find_plain_text(std::string_view chunk) {
   }
   if (j >= chunk.size() || chunk[j] != '>' || chunk[j - 1] == '/') return std::nullopt;
   t.begin = j + 1;
-  t.end = chunk.find('<', t.begin);
-  if (t.end == std::string_view::npos || chunk.compare(t.end, 6, "</text") != 0) return std::nullopt;
+  auto next = std::lower_bound(lt.begin(), lt.end(), t.begin);
+  if (next == lt.end()) return std::nullopt;
+  t.end = *next;
+  if (chunk.compare(t.end, 6, "</text") != 0) return std::nullopt;
   std::size_t k = t.end + 6;
   while (k < chunk.size() && is_xml_space(chunk[k])) ++k;
   if (k >= chunk.size() || chunk[k] != '>') return std::nullopt;
@@ -184,6 +187,53 @@ bool decode_plain_text(std::string_view in, std::string& out, std::size_t& lengt
   return true;
 }
 
+/// Offset of the first '<' in p[from, to), or `to`; adds the '\n' bytes before it to
+/// `newlines`. Inside a page text (where '<' is always escaped) this is one pass that
+/// both finds the text's end and counts the lines the positions after it need.
+std::size_t find_lt_counting_lines(const char* p, std::size_t from, std::size_t to, std::size_t& newlines) {
+  std::size_t i = from;
+#ifdef __SSE2__
+  const __m128i lt = _mm_set1_epi8('<'), nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  // 64 bytes a step while there is no '<', newlines counted per byte lane and summed
+  // before a lane can overflow (63 steps of at most four), as scan_utf8 does.
+  for (bool hit = false; !hit && i + 64 <= to;) {
+    __m128i counts = zero;
+    for (int steps = 0; steps < 63 && i + 64 <= to; ++steps, i += 64) {
+      __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 16));
+      __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 32));
+      __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 48));
+      __m128i any = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, lt), _mm_cmpeq_epi8(b, lt)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(c, lt), _mm_cmpeq_epi8(d, lt)));
+      if (_mm_movemask_epi8(any) != 0) {
+        hit = true;
+        break;
+      }
+      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(a, nl));
+      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(b, nl));
+      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(c, nl));
+      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(d, nl));
+    }
+    __m128i sums = _mm_sad_epu8(counts, zero);
+    newlines += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
+                static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
+  }
+  for (; i + 16 <= to; i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    auto lts = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, lt)));
+    auto lines = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    if (lts != 0) {
+      unsigned before = static_cast<unsigned>(__builtin_ctz(lts));
+      newlines += static_cast<std::size_t>(__builtin_popcount(lines & ((1u << before) - 1)));
+      return i + before;
+    }
+    newlines += static_cast<std::size_t>(__builtin_popcount(lines));
+  }
+#endif
+  for (; i < to && p[i] != '<'; ++i) newlines += p[i] == '\n';
+  return i;
+}
+
 std::uint64_t to_u64(const char* s) {
   char* end = nullptr;
   errno = 0;
@@ -192,8 +242,14 @@ std::uint64_t to_u64(const char* s) {
 }
 }  // namespace
 
-ExportReader::ExportReader(int fd, std::string name, support::DiagnosticSink& sink)
-    : fd_(fd), name_(std::move(name)), sink_(sink) {}
+ExportReader::ExportReader(int fd, std::string name, support::DiagnosticSink& sink, Access access)
+    : fd_(fd), name_(std::move(name)), sink_(sink) {
+  if (access == Access::map && mapped_.map(fd)) {
+    mapped_ok_ = true;
+    buf_.view(mapped_.data(), mapped_.size());
+    eof_ = true;  // the whole file is in view: nothing is left to read
+  }
+}
 
 char* ExportReader::Buffer::reserve_tail(std::size_t n) {
   if (capacity_ - size_ < n) {
@@ -201,6 +257,7 @@ char* ExportReader::Buffer::reserve_tail(std::size_t n) {
     auto grown = std::make_unique_for_overwrite<char[]>(capacity);
     if (size_ > 0) std::memcpy(grown.get(), data_.get(), size_);
     data_ = std::move(grown);
+    ptr_ = data_.get();
     capacity_ = capacity;
   }
   return data_.get() + size_;
@@ -218,14 +275,14 @@ bool ExportReader::fill() {
   // the end of the buffer, so only that page's start moves, not the pages still ahead
   // of the cursor (moving those cost about a page copy per page). When the consumed part
   // is the smaller one, the buffer grows instead, which moves no more.
-  if (buf_.room() < read_chunk && cur_ > base_ && (cur_ - base_) * 2 >= buf_.size()) {
+  if (buf_.room() < read_chunk_ && cur_ > base_ && (cur_ - base_) * 2 >= buf_.size()) {
     buf_.erase_front(cur_ - base_);
     base_ = cur_;
   }
   std::size_t old = buf_.size();
-  char* tail = buf_.reserve_tail(read_chunk);
+  char* tail = buf_.reserve_tail(read_chunk_);
   ssize_t n;
-  do n = ::read(fd_, tail, read_chunk);
+  do n = ::read(fd_, tail, read_chunk_);
   while (n < 0 && errno == EINTR);
   if (n < 0) {
     sink_.error(name_, support::nowhere, std::string("read failed: ") + std::strerror(errno));
@@ -242,7 +299,11 @@ bool ExportReader::fill() {
 std::size_t ExportReader::find_in_buffer(std::string_view needle, std::size_t from) {
   for (;;) {
     std::size_t i = std::string_view(buf_).find(needle, from - base_);
-    if (i != std::string_view::npos) return base_ + i;
+    if (i != std::string_view::npos) {
+      touch(base_ + i + needle.size());
+      return base_ + i;
+    }
+    touch(end());
     // Resume just before the old end so a needle split across reads is still found.
     from = std::max(from, end() >= needle.size() ? end() - needle.size() + 1 : 0);
     if (!fill()) return std::string_view::npos;
@@ -261,6 +322,60 @@ std::size_t ExportReader::find_tag(std::string_view name, std::size_t from) {
   }
 }
 
+void ExportReader::touch(std::size_t to) {
+  if (!mapped_ok_) return;
+  touched_ = std::max(touched_, to);
+  peak_ = std::max(peak_, mapped_.held(touched_));
+}
+
+struct ExportReader::PageEnd {
+  std::size_t close = std::string_view::npos;   ///< the '<' of </page>
+  std::size_t reopen = std::string_view::npos;  ///< the '<' of a <page> before it
+  std::size_t newlines = 0;                     ///< in the page, up to `close`
+};
+
+// One pass from the page's start to the first </page> or <page> (the same boundaries
+// as searching for each: inside text both are escaped), counting lines and noting
+// every '<' on the way for find_plain_text.
+ExportReader::PageEnd ExportReader::find_page_end(std::size_t open) {
+  PageEnd out;
+  lt_.clear();
+  lt_.push_back(0);
+  for (std::size_t from = open + 1;;) {
+    std::size_t k = base_ + find_lt_counting_lines(buf_.data(), from - base_, buf_.size(), out.newlines);
+    if (k == end()) {
+      from = k;
+      if (!fill()) break;
+      continue;
+    }
+    while (k + 7 > end() && fill()) {}
+    std::string_view tag = input(k, std::min(k + 7, end()));
+    if (tag == "</page>") {
+      out.close = k;
+      lt_.push_back(k - open);
+      break;
+    }
+    if (tag.size() > 5 && tag.starts_with("<page") && is_tag_end(tag[5])) {
+      out.reopen = k;
+      break;
+    }
+    lt_.push_back(k - open);
+    from = k + 1;
+  }
+  touch(out.close != std::string_view::npos ? out.close + 7
+                                            : out.reopen != std::string_view::npos ? out.reopen + 6 : end());
+  return out;
+}
+
+bool ExportReader::input_changed() {
+  if (!mapped_ok_ || failed_ || !mapped_.shrunk()) return false;
+  sink_.error(name_, cur_at_,
+              "the file became shorter while it was read (another process truncated or rewrote it); "
+              "the rest is not read");
+  failed_ = true;
+  return true;
+}
+
 void ExportReader::move_cursor(std::size_t to) {
   cur_at_ = support::advance(cur_at_, input(cur_, to));
   cur_ = to;
@@ -273,6 +388,7 @@ support::Position ExportReader::position_in(std::string_view chunk, support::Pos
 
 void ExportReader::report_eof(const std::string& message) {
   move_cursor(end());
+  if (input_changed()) return;
   sink_.error(name_, cur_at_, message);
 }
 
@@ -369,13 +485,13 @@ std::optional<Page> ExportReader::next() {
     }
     move_cursor(open);
     support::Position page_at = cur_at_;
-    std::size_t close = find_in_buffer("</page>", open);
-    std::size_t reopen = find_tag("page", open + 1);
-    if (reopen != std::string_view::npos && (close == std::string_view::npos || reopen < close)) {
+    PageEnd page_end = find_page_end(open);
+    if (page_end.reopen != std::string_view::npos) {
       sink_.error(name_, page_at, "<page> opened here is never closed; skipped up to the next <page>");
-      move_cursor(reopen);
+      move_cursor(page_end.reopen);
       continue;
     }
+    std::size_t close = page_end.close;
     if (close == std::string_view::npos) {
       report_eof("unexpected end of file inside <page> opened at line " + std::to_string(page_at.line) +
                  ":" + std::to_string(page_at.column) + " (truncated export?)");
@@ -383,12 +499,13 @@ std::optional<Page> ExportReader::next() {
     }
     close += std::strlen("</page>");
     std::string_view chunk = input(open, close);
-    // One pass over the page finds its first invalid UTF-8 byte and counts its lines,
-    // which the cursor's position needs: two passes over every input byte before.
-    support::Utf8Scan scan = support::scan_utf8(chunk);
-    auto page = read_page(chunk, page_at, scan.invalid);
-    cur_at_ = support::advance(cur_at_, chunk, scan.newlines);
+    // Zeros that replaced a truncated file's pages are neither reported on nor handed on.
+    if (mapped_ok_ && mapped_.faulted() && input_changed()) return std::nullopt;
+    auto page = read_page(chunk, page_at);
+    if (mapped_ok_ && mapped_.faulted() && input_changed()) return std::nullopt;
+    cur_at_ = support::advance(cur_at_, chunk, page_end.newlines);
     cur_ = close;
+    if (mapped_ok_) mapped_.release(cur_);
     if (page) return page;
   }
   return std::nullopt;
@@ -402,8 +519,23 @@ int namespace_of(const pugi::xml_node& page, const SiteInfo& site) {
 }
 }  // namespace
 
-std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Position at, std::size_t bad) {
+std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Position at,
+                                            std::optional<bool> wanted) {
+  const std::string_view as_read = chunk;
+  std::optional<PlainText> plain = find_plain_text(chunk, lt_);
+  // A text the filter may decline is checked for UTF-8 only once it is wanted; the
+  // markup around it is checked now (its ends are ASCII, so no sequence spans them).
+  bool text_unchecked = false;
+  std::size_t bad = std::string_view::npos;
+  if (plain && want_text_ && !wanted) {
+    text_unchecked = support::find_invalid_utf8(chunk.substr(0, plain->begin)) == std::string_view::npos &&
+                     support::find_invalid_utf8(chunk.substr(plain->end)) == std::string_view::npos;
+    if (!text_unchecked) bad = support::find_invalid_utf8(chunk);
+  } else {
+    bad = support::find_invalid_utf8(chunk);
+  }
   std::string repaired;
+  std::vector<std::size_t> repaired_lt;
   if (bad != std::string_view::npos) {
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(chunk[bad]));
@@ -411,12 +543,14 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
                 std::string("invalid UTF-8 (byte ") + hex + "); replaced by U+FFFD");
     repaired = support::replace_invalid_utf8(chunk);
     chunk = repaired;
+    for (std::size_t i = 0; i < chunk.size(); ++i)
+      if (chunk[i] == '<') repaired_lt.push_back(i);
+    plain = find_plain_text(chunk, repaired_lt);
   }
   pugi::xml_document doc;
   // Fast path: pugixml parses the page without its text content (same offsets up to the
   // text), and the text is decoded by decode_plain_text. Any doubt (a parse error, the
   // <text> found is not the latest revision's) and the whole page goes to pugixml.
-  std::optional<PlainText> plain = find_plain_text(chunk);
   bool plain_ws = false;  // content only XML whitespace: pugixml makes no text node
   bool skip_text = false;  // the text filter declined this page: its text is not decoded
   std::size_t plain_length = 0;
@@ -441,8 +575,13 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
     // The metadata is known before the text is decoded, so a pass that wants only some
     // pages' texts (compile's template pass) does not decode the others.
     auto node = doc.child("page");
-    skip_text = want_text_ && !want_text_(namespace_of(node, site_), node.child_value("title"));
+    bool want = wanted ? *wanted : !want_text_ || want_text_(namespace_of(node, site_), node.child_value("title"));
+    skip_text = !want;
     std::string_view content = chunk.substr(plain->begin, plain->end - plain->begin);
+    // Wanted after all, the text is checked as every page is, and one with a byte that
+    // is no UTF-8 is read again the way such a page is, with the filter's answer kept.
+    if (want && text_unchecked && support::find_invalid_utf8(content) != std::string_view::npos)
+      return read_page(as_read, at, true);
     plain_ws = std::all_of(content.begin(), content.end(), is_xml_space);
     if (!skip_text && !plain_ws && !decode_plain_text(content, plain_text_, plain_length)) {
       plain.reset();

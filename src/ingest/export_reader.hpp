@@ -1,6 +1,7 @@
 // Streaming reader of MediaWiki Special:Export XML (export schema 0.10 and 0.11).
 // The input is split at <page> boundaries and each page alone is parsed with pugixml,
-// so memory stays at one page plus one read chunk however large the dump is.
+// so memory stays at one page plus one read chunk (or a few mapped megabytes) however
+// large the dump is.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -8,7 +9,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "ingest/mapped_input.hpp"
 #include "ingest/page.hpp"
 #include "support/diagnostic.hpp"
 
@@ -16,8 +19,13 @@ namespace wikic::ingest {
 
 class ExportReader {
 public:
-  /// Reads from the open descriptor `fd` (not owned); `name` is used in diagnostics.
-  ExportReader(int fd, std::string name, support::DiagnosticSink& sink);
+  /// How the input's bytes reach memory. `map`: a regular file is mapped (read(2) when
+  /// it cannot be); `read`: always read(2), as for a pipe. Both give the same pages and
+  /// diagnostics.
+  enum class Access { map, read };
+  /// Reads from the open descriptor `fd` (not owned) from its current offset; `name` is
+  /// used in diagnostics.
+  ExportReader(int fd, std::string name, support::DiagnosticSink& sink, Access access = Access::map);
 
   /// Reads the <mediawiki> element and <siteinfo>; false when the input is no export.
   bool start();
@@ -30,23 +38,36 @@ public:
   /// Decides, from a page's namespace and title, whether its text is wanted; a page
   /// declined keeps its metadata, with `revision.text` empty and `text_skipped` set.
   /// A page whose markup only pugixml can read whole is read whole, text and all, without
-  /// asking. The default (none) reads every text.
+  /// asking. The default (none) reads every text. A declined text is passed over once to
+  /// find its end and count its lines, never checked for UTF-8 (so invalid bytes in it
+  /// are not reported), decoded or copied.
   using TextFilter = std::function<bool(int ns, std::string_view title)>;
   void set_text_filter(TextFilter filter) { want_text_ = std::move(filter); }
 
-  /// Largest amount of input held in memory at once (the streaming guarantee).
+  /// Largest amount of input held in memory at once (the streaming guarantee): the read
+  /// buffer, or of a mapped file the part looked at and not yet released.
   std::size_t peak_buffer_bytes() const { return peak_; }
-  std::uint64_t bytes_read() const { return total_read_; }
+  /// Bytes read(2) into the buffer, or of a mapped file the bytes looked at.
+  std::uint64_t bytes_read() const { return mapped_ok_ ? touched_ : total_read_; }
+  bool mapped() const { return mapped_ok_; }
+  /// Size of each read(2) (1 MiB); tests make it small to put a read boundary anywhere.
+  void set_read_chunk(std::size_t bytes) { read_chunk_ = bytes > 0 ? bytes : 1; }
 
 private:
   bool fill();
   std::size_t find_in_buffer(std::string_view needle, std::size_t from);
   std::size_t find_tag(std::string_view name, std::size_t from);
+  struct PageEnd;
+  PageEnd find_page_end(std::size_t open);
+  void touch(std::size_t to);
+  bool input_changed();
   void move_cursor(std::size_t to);
   support::Position position_in(std::string_view chunk, support::Position chunk_at,
                                 std::size_t offset) const;
   /// `bad`: the offset of the chunk's first invalid UTF-8 byte, or npos.
-  std::optional<Page> read_page(std::string_view chunk, support::Position at, std::size_t bad);
+  /// `wanted`: the text filter's answer when it was already asked for this page.
+  std::optional<Page> read_page(std::string_view chunk, support::Position at,
+                                std::optional<bool> wanted = std::nullopt);
   void read_siteinfo(std::string_view chunk, support::Position at);
   void report_eof(const std::string& message);
 
@@ -54,14 +75,16 @@ private:
   std::string name_;
   support::DiagnosticSink& sink_;
   SiteInfo site_;
-  /// Input bytes read but not consumed. Not a std::string: growing one zero-fills the
-  /// space that read(2) overwrites next, a second pass over every input byte.
+  /// Input bytes read but not consumed, or a view of the whole mapped file. Not a
+  /// std::string: growing one zero-fills the space that read(2) overwrites next, a
+  /// second pass over every input byte.
   class Buffer {
   public:
     std::size_t size() const { return size_; }
-    const char* data() const { return data_.get(); }
-    char operator[](std::size_t i) const { return data_[i]; }
-    operator std::string_view() const { return {data_.get(), size_}; }
+    const char* data() const { return ptr_; }
+    char operator[](std::size_t i) const { return ptr_[i]; }
+    operator std::string_view() const { return {ptr_, size_}; }
+    void view(const char* data, std::size_t size) { ptr_ = data; size_ = size; }
     /// Room for `n` more bytes after the end (uninitialised).
     char* reserve_tail(std::size_t n);
     void set_size(std::size_t n) { size_ = n; }
@@ -70,6 +93,7 @@ private:
 
   private:
     std::unique_ptr<char[]> data_;
+    const char* ptr_ = nullptr;  ///< data_, or the mapped file
     std::size_t size_ = 0, capacity_ = 0;
   };
   Buffer buf_;
@@ -88,6 +112,11 @@ private:
   bool closed_ = false;        ///< </mediawiki> seen
   std::size_t peak_ = 0;
   std::uint64_t total_read_ = 0;
+  std::size_t read_chunk_ = 1 << 20;
+  MappedInput mapped_;
+  bool mapped_ok_ = false;
+  std::size_t touched_ = 0;      ///< of a mapped file: input offset up to which it was looked at
+  std::vector<std::size_t> lt_;  ///< offsets in the current page of every '<' in it
   TextFilter want_text_;
   std::string outer_;       ///< a page without its text content, parsed in place by pugixml
   std::string plain_text_;  ///< scratch for the decoded text content (copied into the page)

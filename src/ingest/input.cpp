@@ -46,9 +46,10 @@ std::vector<fs::path> folder_inputs(const fs::path& dir, std::error_code& ec) {
   return out;
 }
 
-void read_export(int fd, const std::string& name, const ExportReader::TextFilter& want_text,
-                 support::DiagnosticSink& sink, const PageHandler& handle, InputStats& stats) {
-  ExportReader reader(fd, name, sink);
+void read_export(int fd, const std::string& name, ExportReader::Access access,
+                 const ExportReader::TextFilter& want_text, support::DiagnosticSink& sink,
+                 const PageHandler& handle, InputStats& stats) {
+  ExportReader reader(fd, name, sink, access);
   if (want_text) reader.set_text_filter(want_text);
   if (reader.start()) {
     while (auto page = reader.next()) {
@@ -129,7 +130,9 @@ InputStats read_inputs(const std::vector<std::string>& inputs, const InputOption
   for (const auto& input : inputs) {
     if (input == "-") {
       ++stats.files;
-      read_export(STDIN_FILENO, "<stdin>", options.want_text, sink, handle, stats);
+      // Read, not mapped, even when it is a redirected file: it may be a pipe, and
+      // compile reads standard input once only anyway.
+      read_export(STDIN_FILENO, "<stdin>", ExportReader::Access::read, options.want_text, sink, handle, stats);
       continue;
     }
     std::error_code ec;
@@ -181,7 +184,7 @@ InputStats read_inputs(const std::vector<std::string>& inputs, const InputOption
         continue;
       }
       ::lseek(fd, 0, SEEK_SET);
-      read_export(fd, file.string(), options.want_text, sink, handle, stats);
+      read_export(fd, file.string(), ExportReader::Access::map, options.want_text, sink, handle, stats);
       ::close(fd);
     }
   }

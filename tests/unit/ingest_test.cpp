@@ -3,6 +3,8 @@
 // bad-input case with its exact diagnostic.
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <random>
+#include <thread>
 #include <unistd.h>
 
 #include "ingest/export_reader.hpp"
@@ -348,5 +350,191 @@ TEST_CASE("bad input: exact diagnostics, and pages before the fault survive") {
     CHECK(r.stats.io_failure);
     REQUIRE(r.messages().size() == 1);
     CHECK(r.messages()[0] == (dir / "absent.xml").string() + ": error: cannot open: No such file or directory");
+  }
+}
+
+namespace {
+/// Everything a page carries, one line, so two reads compare as strings.
+std::string describe(const ingest::Page& p) {
+  const auto& r = p.revision;
+  auto at = [](support::Position x) { return std::to_string(x.line) + ":" + std::to_string(x.column); };
+  return p.title + "|" + std::to_string(p.ns) + "|" + std::to_string(p.id) + "|" + p.redirect + "|" + p.language +
+         "|" + std::to_string(p.revisions_in_input) + "|" + std::to_string(r.id) + "|" + std::to_string(r.parent_id) +
+         "|" + r.timestamp + "|" + r.contributor.username + "|" + r.contributor.id + "|" + r.contributor.ip + "|" +
+         r.model + "|" + r.format + "|" + r.sha1 + "|" + std::to_string(r.sha1_computed) + "|" +
+         std::to_string(r.text_skipped) + "|" + p.source.file + "|" + at(p.source.page_at) + "|" +
+         at(p.source.text_at) + "|" + r.text;
+}
+
+/// Pages and diagnostics of one ExportReader over `fd`.
+std::vector<std::string> read_fd(int fd, const std::string& name, ingest::ExportReader::Access access,
+                                 std::size_t chunk, const ingest::ExportReader::TextFilter& filter, bool* mapped) {
+  support::DiagnosticSink sink;
+  std::vector<std::string> out;
+  {
+    ingest::ExportReader reader(fd, name, sink, access);
+    reader.set_read_chunk(chunk);
+    if (filter) reader.set_text_filter(filter);
+    if (mapped) *mapped = reader.mapped();
+    if (reader.start()) {
+      out.push_back("site " + reader.site().sitename + " " + reader.site().schema_version + " " + reader.site().language);
+      while (auto page = reader.next()) out.push_back(describe(*page));
+    }
+  }
+  for (const auto& d : sink.all()) out.push_back(d.format());
+  return out;
+}
+
+std::vector<std::string> read_path(const std::string& path, ingest::ExportReader::Access access, std::size_t chunk,
+                                   const ingest::ExportReader::TextFilter& filter = {}) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  bool mapped = false;
+  auto out = read_fd(fd, path, access, chunk, filter, &mapped);
+  ::close(fd);
+  CHECK(mapped == (access == ingest::ExportReader::Access::map && std::filesystem::file_size(path) > 0));
+  return out;
+}
+
+/// A random export that stresses the reader: escapes, CR/LF, multibyte and invalid
+/// UTF-8, several revisions, numeric references, pages in and out of namespace 10, and
+/// now and then a page left open or an export cut short anywhere.
+std::string random_export(std::mt19937& rng) {
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  const char* pieces[] = {"a", "b c", "\n", "\r\n", "\r", "&lt;", "&gt;", "&amp;", "&quot;", "&apos;", "&",
+                          "&#65;", "&#x263A;", "caf\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xE9", "\xC3",
+                          "\xED\xA0\x80", "{{T|x=1}}", "  ", "\t", "&lt;page&gt;", "&lt;/text&gt;", "]]>"};
+  std::string xml = pick(4) == 0 ? "<?xml version=\"1.0\"?>\n" : "";
+  xml += header;
+  int pages = 1 + pick(12);
+  for (int k = 0; k < pages; ++k) {
+    std::string text;
+    int n = pick(6) == 0 ? pick(3000) : pick(60);
+    for (int i = 0; i < n; ++i) text += pieces[pick(static_cast<int>(std::size(pieces)))];
+    bool tmpl = pick(3) == 0;
+    std::string title = (tmpl ? "Template:T" : "Page ") + std::to_string(k) + (pick(5) == 0 ? "/fr" : "");
+    if (pick(15) == 0) title += "\xE9";  // invalid UTF-8 outside the text
+    std::string page = page_xml(title, text);
+    page.replace(page.find("<ns>0</ns>"), 10, "<ns>" + std::string(tmpl ? "10" : "0") + "</ns>");
+    switch (pick(12)) {
+      case 0: page.erase(page.find("  </page>")); break;  // never closed
+      case 1: {  // an older revision with its own text: pugixml reads the page whole
+        std::size_t at = page.find("    <revision>");
+        page.insert(at, "    <revision>\n      <id>1</id>\n      <timestamp>2023-01-01T00:00:00Z</timestamp>\n"
+                        "      <text xml:space=\"preserve\">old &amp; \r\n text</text>\n    </revision>\n");
+        break;
+      }
+      case 2: page.replace(page.find("<text xml:space=\"preserve\">"), 27, "<text bytes=\"5\" xml:space='preserve'>"); break;
+      case 3: page.replace(page.find("</title>"), 8, "</titl>"); break;  // malformed
+      case 4: page.replace(page.find("<text"), page.find("</text>") + 7 - page.find("<text"), "<text deleted=\"deleted\" />"); break;
+      default: break;
+    }
+    xml += page;
+    if (pick(8) == 0) xml += "\n  \n";
+  }
+  xml += "</mediawiki>\n";
+  if (pick(6) == 0) xml.resize(static_cast<std::size_t>(pick(static_cast<int>(xml.size()))));
+  return xml;
+}
+}  // namespace
+
+TEST_CASE("mapped files and read(2) give the same pages and diagnostics, at any read boundary") {
+  // Regular files are mapped; standard input, pipes and unmappable files are read in
+  // chunks. Small chunks put a read boundary inside every tag, escape and UTF-8
+  // sequence of the inputs, which must change nothing.
+  using Access = ingest::ExportReader::Access;
+  ScratchDir dir;
+  std::vector<std::string> files = {source_path("corpus/exports/mini-export-0.10.xml"),
+                                    source_path("corpus/wica/scoring-during-turn-sequence.xml"),
+                                    source_path("corpus/l10n/turn-sequence-multilingual.xml"),
+                                    source_path("corpus/l10n/scoring-after-the-game.xml")};
+  std::mt19937 rng(20261123);
+  constexpr int generated = 300;
+  for (int k = 0; k < generated; ++k) {
+    auto f = dir / ("g" + std::to_string(k) + ".xml");
+    wikic::test::spit(f, random_export(rng));
+    files.push_back(f.string());
+  }
+  ingest::ExportReader::TextFilter templates = [](int ns, std::string_view) { return ns == 10; };
+  std::size_t compared = 0;
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    CAPTURE(files[k]);
+    bool generated_file = k >= 4;
+    auto mapped = read_path(files[k], Access::map, 1 << 20);
+    auto mapped_some = read_path(files[k], Access::map, 1 << 20, templates);
+    std::vector<std::size_t> chunks = {1 << 20, 4096, 61};
+    if (generated_file) chunks = {1 << 20, 1 + k % 7, 16 + k % 17, 97};
+    for (std::size_t chunk : chunks) {
+      CAPTURE(chunk);
+      CHECK(read_path(files[k], Access::read, chunk) == mapped);
+      CHECK(read_path(files[k], Access::read, chunk, templates) == mapped_some);
+      ++compared;
+    }
+  }
+  CHECK(compared > 1000);
+}
+
+TEST_CASE("a pipe is read with read(2), as the mapped file it came from") {
+  ScratchDir dir;
+  std::mt19937 rng(7);
+  std::string xml;
+  while (xml.size() < 3'000'000) xml += random_export(rng);  // several exports: errors after the first
+  auto f = (dir / "p.xml").string();
+  wikic::test::spit(f, xml);
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::thread writer([&] {
+    for (std::size_t at = 0; at < xml.size();) {
+      ssize_t n = ::write(fds[1], xml.data() + at, std::min<std::size_t>(xml.size() - at, 65536));
+      if (n <= 0) break;
+      at += static_cast<std::size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  bool mapped = true;
+  auto piped = read_fd(fds[0], f, ingest::ExportReader::Access::map, 1 << 20, {}, &mapped);
+  writer.join();
+  ::close(fds[0]);
+  CHECK(!mapped);
+  CHECK(piped.size() > 10);
+  CHECK(piped == read_path(f, ingest::ExportReader::Access::map, 1 << 20));
+}
+
+TEST_CASE("a mapped file truncated while it is read: an error, no crash") {
+  // Pages of the file past its new end would raise SIGBUS; the reader's guard turns
+  // them into zeros and the reader stops with an error instead.
+  ScratchDir dir;
+  auto path = (dir / "shrinks.xml").string();
+  auto write = [&] {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << header;
+    std::string text(20000, 'x');
+    for (int i = 0; i < 600; ++i) out << page_xml("Page " + std::to_string(i), text);
+    out << "</mediawiki>\n";
+  };
+  write();
+  auto size = std::filesystem::file_size(path);
+  // Cut far ahead (reads there fault), and inside the last memory page (no fault:
+  // the bytes past the end read as zeros, and the size tells).
+  for (std::uintmax_t cut : {size / 2, size - 100}) {
+    CAPTURE(cut);
+    write();
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    support::DiagnosticSink sink;
+    std::size_t pages = 0;
+    {
+      ingest::ExportReader reader(fd, path, sink);
+      REQUIRE(reader.mapped());
+      REQUIRE(reader.start());
+      for (; pages < 10 && reader.next(); ++pages) {}
+      std::filesystem::resize_file(path, cut);
+      while (reader.next()) ++pages;
+    }
+    ::close(fd);
+    CHECK(pages >= 10);
+    CHECK(pages < 600);
+    REQUIRE(sink.all().size() == 1);
+    CHECK(sink.all()[0].format().find("error: the file became shorter while it was read") != std::string::npos);
   }
 }

@@ -456,12 +456,46 @@ TEST_CASE("mapped files and read(2) give the same pages and diagnostics, at any 
     files.push_back(f.string());
   }
   ingest::ExportReader::TextFilter templates = [](int ns, std::string_view) { return ns == 10; };
-  std::size_t compared = 0;
+  std::size_t compared = 0, declined = 0;
   for (std::size_t k = 0; k < files.size(); ++k) {
     CAPTURE(files[k]);
     bool generated_file = k >= 4;
     auto mapped = read_path(files[k], Access::map, 1 << 20);
     auto mapped_some = read_path(files[k], Access::map, 1 << 20, templates);
+    // With the filter: the same pages, wanted texts as without it, declined ones empty
+    // (only namespace 10 is wanted; a page only pugixml reads is read whole); the same
+    // diagnostics but for invalid UTF-8 inside declined texts, which is never checked.
+    auto without_utf8 = [](const std::vector<std::string>& lines) {
+      std::vector<std::string> out;
+      for (const auto& line : lines)
+        if (line.find("invalid UTF-8") == std::string::npos) out.push_back(line);
+      return out;
+    };
+    auto all_lines = without_utf8(mapped), some_lines = without_utf8(mapped_some);
+    REQUIRE(all_lines.size() == some_lines.size());
+    for (std::size_t i = 0; i < all_lines.size(); ++i) {
+      auto split = [](const std::string& line) {
+        std::vector<std::string> f;
+        for (std::size_t at = 0;;) {
+          std::size_t bar = f.size() < 20 ? line.find('|', at) : std::string::npos;
+          f.push_back(line.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
+          if (bar == std::string::npos) return f;
+          at = bar + 1;
+        }
+      };
+      auto a = split(all_lines[i]), b = split(some_lines[i]);
+      if (a.size() < 21 || b.size() < 21 || b[16] != "1") {
+        CHECK(all_lines[i] == some_lines[i]);
+        continue;
+      }
+      CHECK(a[1] != "10");
+      if (a[15] == "1") a[14] = "";  // no sha1 computed from a declined text
+      a[15] = "0";
+      a[16] = "1";
+      a[20] = "";
+      CHECK(a == b);
+      ++declined;
+    }
     std::vector<std::size_t> chunks = {1 << 20, 4096, 61};
     if (generated_file) chunks = {1 << 20, 1 + k % 7, 16 + k % 17, 97};
     for (std::size_t chunk : chunks) {
@@ -472,6 +506,7 @@ TEST_CASE("mapped files and read(2) give the same pages and diagnostics, at any 
     }
   }
   CHECK(compared > 1000);
+  CHECK(declined > 500);
 }
 
 TEST_CASE("a pipe is read with read(2), as the mapped file it came from") {

@@ -520,14 +520,14 @@ int namespace_of(const pugi::xml_node& page, const SiteInfo& site) {
 }  // namespace
 
 std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Position at,
-                                            std::optional<bool> wanted) {
+                                            std::optional<bool> wanted, bool check_text) {
   const std::string_view as_read = chunk;
   std::optional<PlainText> plain = find_plain_text(chunk, lt_);
   // A text the filter may decline is checked for UTF-8 only once it is wanted; the
   // markup around it is checked now (its ends are ASCII, so no sequence spans them).
   bool text_unchecked = false;
   std::size_t bad = std::string_view::npos;
-  if (plain && want_text_ && !wanted) {
+  if (plain && want_text_ && !wanted && !check_text) {
     text_unchecked = support::find_invalid_utf8(chunk.substr(0, plain->begin)) == std::string_view::npos &&
                      support::find_invalid_utf8(chunk.substr(plain->end)) == std::string_view::npos;
     if (!text_unchecked) bad = support::find_invalid_utf8(chunk);
@@ -580,14 +580,18 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
     std::string_view content = chunk.substr(plain->begin, plain->end - plain->begin);
     // Wanted after all, the text is checked as every page is, and one with a byte that
     // is no UTF-8 is read again the way such a page is, with the filter's answer kept.
-    if (want && text_unchecked && support::find_invalid_utf8(content) != std::string_view::npos)
-      return read_page(as_read, at, true);
+    if (want && text_unchecked) {
+      if (support::find_invalid_utf8(content) != std::string_view::npos) return read_page(as_read, at, true);
+      text_unchecked = false;
+    }
     plain_ws = std::all_of(content.begin(), content.end(), is_xml_space);
     if (!skip_text && !plain_ws && !decode_plain_text(content, plain_text_, plain_length)) {
       plain.reset();
       doc.reset();
     }
   }
+  // pugixml reads the whole page, text and all, only after every byte was checked.
+  if (!plain && text_unchecked) return read_page(as_read, at, std::nullopt, true);
   if (!plain) {
     auto result = doc.load_buffer(chunk.data(), chunk.size(), pugi::parse_default, pugi::encoding_utf8);
     if (!result) {

@@ -164,7 +164,7 @@ TEST_CASE(".wiki files: titles from file names, namespaces, --title, folders") {
   CHECK(one.pages[0].ns == 10);
 }
 
-TEST_CASE("streaming: memory stays at one page plus one read chunk") {
+TEST_CASE("streaming: memory stays at one page plus one read chunk, or a few mapped megabytes") {
   ScratchDir dir;
   auto path = dir / "large.xml";
   {
@@ -183,7 +183,22 @@ TEST_CASE("streaming: memory stays at one page plus one read chunk") {
   });
   CHECK(pages == 2500);
   CHECK(r.sink.errors() == 0);
+  // Mapped (a regular file): the part looked at and not yet released.
+  CHECK(r.stats.peak_buffer_bytes > 20000);
   CHECK(r.stats.peak_buffer_bytes < 4u * 1024 * 1024);
+  // Read in chunks, as a pipe is: the buffer.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  ingest::ExportReader reader(fd, path.string(), r.sink, ingest::ExportReader::Access::read);
+  REQUIRE(reader.start());
+  std::size_t read_pages = 0;
+  while (reader.next()) ++read_pages;
+  ::close(fd);
+  CHECK(read_pages == 2500);
+  CHECK(!reader.mapped());
+  CHECK(reader.bytes_read() == std::filesystem::file_size(path));
+  CHECK(reader.peak_buffer_bytes() > 1u << 20);
+  CHECK(reader.peak_buffer_bytes() < 4u * 1024 * 1024);
 }
 
 TEST_CASE("page text: character data decoded as an XML parser does, text position exact") {

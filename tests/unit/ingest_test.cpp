@@ -588,3 +588,30 @@ TEST_CASE("a mapped file truncated while it is read: an error, no crash") {
     CHECK(sink.all()[0].format().find("error: the file became shorter while it was read") != std::string::npos);
   }
 }
+
+TEST_CASE("a descriptor is read from its current offset, mapped or not") {
+  // read(2) starts where the descriptor stands; the mapping must start there too, also
+  // when that offset is not at a memory page boundary.
+  ScratchDir dir;
+  std::string junk(5003, 'j');
+  std::string xml = header + page_xml("A", "one\ntwo") + page_xml("B", "caf\xC3\xA9") + "</mediawiki>\n";
+  auto f = (dir / "offset.xml").string();
+  wikic::test::spit(f, junk + xml);
+  std::vector<std::string> results[2];
+  for (int k = 0; k < 2; ++k) {
+    int fd = ::open(f.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    REQUIRE(::lseek(fd, static_cast<off_t>(junk.size()), SEEK_SET) == static_cast<off_t>(junk.size()));
+    bool mapped = false;
+    results[k] = read_fd(fd, f, k == 0 ? ingest::ExportReader::Access::map : ingest::ExportReader::Access::read, 7, {},
+                         &mapped);
+    ::close(fd);
+    CHECK(mapped == (k == 0));
+  }
+  REQUIRE(results[0].size() == 3);  // the site and two pages, no diagnostic
+  // Positions count from where reading started, as they always have for read(2).
+  CHECK(results[0][1].starts_with("A|0|1|"));
+  CAPTURE(results[0][1]);
+  CHECK(results[0][1].ends_with("|5:3|12:34|one\ntwo"));
+  CHECK(results[0] == results[1]);
+}

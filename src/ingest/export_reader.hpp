@@ -64,7 +64,6 @@ private:
   void move_cursor(std::size_t to);
   support::Position position_in(std::string_view chunk, support::Position chunk_at,
                                 std::size_t offset) const;
-  /// `bad`: the offset of the chunk's first invalid UTF-8 byte, or npos.
   /// `wanted`: the text filter's answer when it was already asked for this page;
   /// `check_text`: check the whole page for UTF-8 even if the filter might decline it.
   std::optional<Page> read_page(std::string_view chunk, support::Position at,

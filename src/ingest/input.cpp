@@ -130,8 +130,8 @@ InputStats read_inputs(const std::vector<std::string>& inputs, const InputOption
   for (const auto& input : inputs) {
     if (input == "-") {
       ++stats.files;
-      // Read, not mapped, even when it is a redirected file: it may be a pipe, and
-      // compile reads standard input once only anyway.
+      // Read, never mapped: it is mostly a pipe, and a file behind it may still be
+      // growing (a mapping sees only the size the file had when it was mapped).
       read_export(STDIN_FILENO, "<stdin>", ExportReader::Access::read, options.want_text, sink, handle, stats);
       continue;
     }

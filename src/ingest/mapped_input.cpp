@@ -7,6 +7,9 @@
 // a SIGBUS inside a guarded mapping replaces the rest of it with zero pages and marks
 // it, the reader sees the mark and reports that the file changed under it. Faults
 // anywhere else go to the handler that was installed before ours (the sanitizers').
+// The cost: a process-wide handler, installed at the first mapping and kept. A file
+// rewritten in place at the same size gives mixed bytes either way; read(2) cannot
+// tell either.
 #include "ingest/mapped_input.hpp"
 
 #include <atomic>

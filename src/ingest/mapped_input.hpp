@@ -9,9 +9,9 @@ namespace wikic::ingest {
 
 class MappedInput {
 public:
-  /// Maps `fd` from its current offset to the size fstat gives now; false (and nothing
-  /// mapped) when it is no regular file, is empty or cannot be mapped: the caller then
-  /// reads it with read(2).
+  /// Maps `fd` from its current offset to the size fstat gives now (bytes appended
+  /// later are not seen); false (and nothing mapped) when it is no regular file, is
+  /// empty or cannot be mapped: the caller then reads it with read(2).
   bool map(int fd);
   ~MappedInput();
 

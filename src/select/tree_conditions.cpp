@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 namespace wikic::select {
 
@@ -89,18 +90,54 @@ bool is_block(const parse::Node& n) {
          k == K::HorizontalRule || k == K::Preformatted || k == K::Table || k == K::List;
 }
 
+// Where a memo entry's condition was put in the table of the page being walked (see
+// ConditionColumn): `page` is that walk's number, so an entry first met on this page
+// is added once and then named by its index, with no lookup by the condition itself.
+struct TableSlot {
+  std::uint64_t page = 0;  ///< 0: never; walks are numbered from 1
+  std::uint32_t index = 0;
+};
+
+// A hash of a memo key's bytes, 8 at a time: class lists are read for every element
+// that has one, and std::hash's byte loop cost more than the rest of the lookup. Not
+// collision-resistant, nor needed: the memo compares keys and is bounded.
+inline std::uint64_t hash_bytes(std::string_view s, std::uint64_t seed) {
+  std::uint64_t h = (seed + s.size()) * 0x9E3779B97F4A7C15ull;
+  auto step = [&h](std::uint64_t w) {
+    h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+  };
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    step(w);
+  }
+  if (i < s.size()) {
+    std::uint64_t w = 0;
+    if (s.size() >= 8) {
+      std::memcpy(&w, s.data() + s.size() - 8, 8);  // the last 8 bytes, overlapping the ones read
+    } else {
+      for (std::size_t j = i; j < s.size(); ++j) w = w << 8 | static_cast<unsigned char>(s[j]);
+    }
+    step(w);
+  }
+  return h;
+}
+
 // Memo of own selectors by class list text (see own_selector_ref). Per thread and per
 // vocabulary; bounded, since a hostile page could hold millions of distinct lists.
 constexpr std::size_t kMemoEntries = 4096;
 struct SelectionMemo {
   std::uint64_t vocabulary = 0;  ///< Vocabulary::serial()
   struct Entry {
-    std::string key;
+    std::string key;  ///< the class value, '\0', then '\1' and the dynamic selector if any
     OwnSelector selector;
+    TableSlot slot;  ///< where selector.condition is in the current page's table
   };
   ProbeTable<Entry> clean{kMemoEntries};  ///< computed without diagnostics
   OwnSelector last;  ///< the latest one that had some, or a template's
-  std::string key;   ///< reused for lookups
+  std::string key;   ///< reused to build a new entry's key
 };
 
 SelectionMemo& selection_memo(const Vocabulary& v) {
@@ -184,9 +221,13 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
                                                        const parse::Attribute* class_attr,
                                                        const parse::Attribute* dynamic_attr, std::uint64_t hash,
                                                        const std::string& file, support::DiagnosticSink& sink,
-                                                       const Vocabulary& v, const Locate& locate) {
+                                                       const Vocabulary& v, const Locate& locate, TableSlot** slot) {
   SelectionMemo& memo = selection_memo(v);
-  const std::string& key = memo.key;
+  std::string& key = memo.key;
+  key.clear();
+  if (class_attr) key.append(class_attr->value);
+  key += '\0';
+  if (dynamic_attr) key.append("\1").append(dynamic_attr->value);
   ElementSelectors element;
   if (class_attr) {
     element.class_values.assign(1, class_attr->value);
@@ -209,7 +250,9 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
     memo.last = std::move(fresh);
     return memo.last;
   }
-  return memo.clean.insert(hash, SelectionMemo::Entry{key, std::move(fresh)}).selector;
+  SelectionMemo::Entry& kept = memo.clean.insert(hash, SelectionMemo::Entry{key, std::move(fresh), {}});
+  if (slot) *slot = &kept.slot;
+  return kept.selector;
 }
 
 // What a node without a selector says: nothing.
@@ -225,9 +268,11 @@ bool may_have_selector(const parse::Node& n) {
 }
 
 // own_selector() without copying: the result lives in the memo and stays valid until
-// the next call on this thread.
+// the next call on this thread. When it is a kept memo entry, `*slot` (if asked for) is
+// set to that entry's TableSlot; otherwise it is left alone.
 const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id, const std::string& file,
-                                    support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
+                                    support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate,
+                                    TableSlot** slot = nullptr) {
   const OwnSelector& none = no_selector();
   const parse::Node& n = doc.node(id);
   if (n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template)
@@ -246,15 +291,22 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
   // Pages repeat a few hundred class lists thousands of times ("scoringTile showInns"),
   // so each distinct list's meaning is computed once, unless computing it reported
   // something: then it is computed (and reported, at that element) every time.
-  std::string& key = memo.key;
-  key.clear();
-  if (class_attr) key.append(class_attr->value);
-  key += '\0';
-  if (dynamic_attr) key.append("\1").append(dynamic_attr->value);
-  std::uint64_t hash = mix64(std::hash<std::string_view>()(key));
-  if (auto* hit = memo.clean.find(hash, [&](const SelectionMemo::Entry& e) { return e.key == key; }))
+  // The key (see Entry::key) is compared in its pieces, so a hit builds no string.
+  std::string_view class_value = class_attr ? std::string_view(class_attr->value) : std::string_view();
+  std::string_view dynamic_value = dynamic_attr ? std::string_view(dynamic_attr->value) : std::string_view();
+  std::uint64_t hash = mix64(hash_bytes(dynamic_value, hash_bytes(class_value, dynamic_attr ? 1 : 0)));
+  auto same_key = [&](const SelectionMemo::Entry& e) {
+    std::string_view k = e.key;
+    std::size_t size = class_value.size() + 1 + (dynamic_attr ? 1 + dynamic_value.size() : 0);
+    return k.size() == size && k.substr(0, class_value.size()) == class_value &&
+           (!dynamic_attr || k.substr(class_value.size() + 2) == dynamic_value) &&
+           k[class_value.size()] == '\0' && (!dynamic_attr || k[class_value.size() + 1] == '\1');
+  };
+  if (auto* hit = memo.clean.find(hash, same_key)) {
+    if (slot) *slot = &hit->slot;
     return hit->selector;
-  return computed_selector(doc, n, class_attr, dynamic_attr, hash, file, sink, v, locate);
+  }
+  return computed_selector(doc, n, class_attr, dynamic_attr, hash, file, sink, v, locate, slot);
 }
 
 // Full conditions by (ancestors' condition, own condition): pages repeat the same few
@@ -265,6 +317,7 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
 // lives. Per thread, vocabulary and lint setting; bounded like the memo above.
 struct PairEntry {
   Condition ancestors, own, full;
+  TableSlot slot;  ///< of `full`
 };
 struct PairMemo {
   std::uint64_t vocabulary = 0;
@@ -303,16 +356,56 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
   return tree_conditions(doc, file, sink, v, options, TreeConditions());
 }
 
+// Fills the two ConditionColumns of one document: a table of the page's distinct
+// conditions (index 0: `true`) and one index per node.
+struct ColumnsBuilder {
+  TreeConditions& out;
+  std::vector<Condition>* table;
+  std::uint64_t page;
+
+  ColumnsBuilder(TreeConditions& o, std::size_t nodes) : out(o) {
+    // This thread's walks are numbered, so TableSlots of an earlier walk never match.
+    thread_local std::uint64_t walks = 0;
+    page = ++walks;
+    // The recycled table is refilled only when these two columns are its only holders;
+    // a copy of the columns elsewhere keeps reading the old one.
+    std::shared_ptr<std::vector<Condition>> shared = out.full.table_;
+    if (shared && shared == out.own.table_ && shared.use_count() == 3) {
+      shared->clear();
+    } else {
+      shared = std::make_shared<std::vector<Condition>>();
+      out.full.table_ = shared;
+      out.own.table_ = shared;
+    }
+    table = shared.get();
+    table->emplace_back();
+    out.full.index_.assign(nodes, 0);
+    out.own.index_.assign(nodes, 0);
+  }
+  // The index of `c` in the table, adding it unless `slot` says this page has it already.
+  std::uint32_t index_of(const Condition& c, TableSlot* slot) {
+    if (c.identity() == nullptr && !c.overflowed()) return 0;  // `true`
+    if (slot && slot->page == page) return slot->index;
+    auto index = static_cast<std::uint32_t>(table->size());
+    table->push_back(c);
+    if (slot) *slot = TableSlot{page, index};
+    return index;
+  }
+  const Condition& operator[](std::uint32_t index) const { return (*table)[index]; }
+  std::uint32_t* full_index() { return out.full.index_.data(); }
+  std::uint32_t* own_index() { return out.own.index_.data(); }
+};
+
 TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
                                const Vocabulary& v, const TreeOptions& options, TreeConditions&& recycled) {
-  static const Condition no_condition;  // the root's ancestors: `true`
   TreeConditions out = std::move(recycled);
-  out.full.clear();
-  out.own.clear();
   out.projection_only.clear();
-  out.full.resize(doc.size());
-  out.own.resize(doc.size());
   out.hidden.assign(doc.size(), 0);
+  ColumnsBuilder columns(out, doc.size());
+  std::uint32_t* full = columns.full_index();
+  std::uint32_t* own_index = columns.own_index();
+  // Byte stores may alias anything, so `out.hidden[i]` reloaded the vector at every use.
+  std::uint8_t* hidden_of = out.hidden.data();
   // The document order walk of parse::walk, written out: this visits every node of every
   // page, and the visitor's virtual calls and ancestor span cost more than the work.
   thread_local std::vector<parse::NodeId> path;  // ancestors of `node`
@@ -322,35 +415,42 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
   for (parse::NodeId node = doc.size() ? doc.root() : parse::kNoNode; node != parse::kNoNode;
        node = parse::next_in_subtree(doc, doc.root(), node, true, path)) {
     parse::NodeId parent = path.empty() ? parse::kNoNode : path.back();
-    std::uint8_t hidden = parent == parse::kNoNode ? 0 : out.hidden[parent];
-    const OwnSelector& own =
-        may_have_selector(doc.node(node)) ? own_selector_ref(doc, node, file, sink, v, options.locate) : none;
-    out.own[node] = own.condition;
+    std::uint8_t hidden = parent == parse::kNoNode ? 0 : hidden_of[parent];
+    TableSlot* own_slot = nullptr;
+    const OwnSelector& own = may_have_selector(doc.node(node))
+                                 ? own_selector_ref(doc, node, file, sink, v, options.locate, &own_slot)
+                                 : none;
+    own_index[node] = columns.index_of(own.condition, own_slot);
     if (own.has_selector) {
-      const Condition& inherited = parent == parse::kNoNode ? no_condition : out.full[parent];
+      // The root's ancestors: `true`, index 0. (A reference into the table: nothing is
+      // added to it until `inherited` has been used.)
+      const Condition& inherited = columns[parent == parse::kNoNode ? 0 : full[parent]];
       // Overflowed conditions share `true`'s identity, so they are never kept.
       bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
       const void* a = inherited.identity();
       const void* o = own.condition.identity();
       std::uint64_t hash = PairMemo::hash(a, o);
-      const PairEntry* hit =
+      PairEntry* hit =
           cacheable ? pairs.find(hash, [&](const PairEntry& e) { return e.ancestors.identity() == a && e.own.identity() == o; })
                     : nullptr;
       if (hit) {
-        out.full[node] = hit->full;
+        full[node] = columns.index_of(hit->full, &hit->slot);
       } else {
         const parse::Node& n = doc.node(node);
         Where at = where_of(doc, n.source, doc.text(n), file, options.locate);
         std::size_t reported = sink.warnings() + sink.errors();
-        Condition full = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
-        if (cacheable && sink.warnings() + sink.errors() == reported)
-          pairs.insert(hash, PairEntry{inherited, own.condition, full});
-        out.full[node] = std::move(full);
+        Condition result = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
+        if (cacheable && sink.warnings() + sink.errors() == reported) {
+          PairEntry& kept = pairs.insert(hash, PairEntry{inherited, own.condition, std::move(result), {}});
+          full[node] = columns.index_of(kept.full, &kept.slot);
+        } else {
+          full[node] = columns.index_of(result, nullptr);
+        }
       }
     } else if (parent != parse::kNoNode) {
-      out.full[node] = out.full[parent];
+      full[node] = full[parent];
     }
-    out.hidden[node] = hidden || own.projection == Projection::hide;
+    hidden_of[node] = hidden || own.projection == Projection::hide;
     if (!own.projection_condition.is_true()) out.projection_only.emplace(node, own.projection_condition);
   }
   return out;

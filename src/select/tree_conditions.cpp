@@ -24,6 +24,18 @@ bool iequals(std::string_view a, std::string_view b) {
          std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
 }
 
+// iequals(name, lower) for a lowercase ASCII `lower`, a byte test each: a letter of
+// `lower` matches itself or its capital (the two differ in bit 0x20 alone), any other
+// byte only itself. For attribute names, which every element's lookup reads.
+inline bool is_name(std::string_view name, std::string_view lower) {
+  if (name.size() != lower.size()) return false;
+  for (std::size_t i = 0; i < lower.size(); ++i) {
+    char t = lower[i], c = name[i];
+    if (t >= 'a' && t <= 'z' ? (c | 0x20) != t : c != t) return false;
+  }
+  return true;
+}
+
 std::string_view trim(std::string_view s) {
   std::size_t b = s.find_first_not_of(" \t\r\n");
   if (b == std::string_view::npos) return {};
@@ -270,9 +282,10 @@ bool may_have_selector(const parse::Node& n) {
 // own_selector() without copying: the result lives in the memo and stays valid until
 // the next call on this thread. When it is a kept memo entry, `*slot` (if asked for) is
 // set to that entry's TableSlot; otherwise it is left alone.
+// `memo` is selection_memo(v), which a walk looks up once instead of at every node.
 const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id, const std::string& file,
                                     support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate,
-                                    TableSlot** slot = nullptr) {
+                                    SelectionMemo& memo, TableSlot** slot = nullptr) {
   const OwnSelector& none = no_selector();
   const parse::Node& n = doc.node(id);
   if (n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template)
@@ -283,11 +296,10 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
   const parse::Attribute* class_attr = nullptr;
   const parse::Attribute* dynamic_attr = nullptr;
   for (const parse::Attribute& a : doc.attributes(n)) {
-    if (iequals(a.name, "class")) class_attr = &a;
-    else if (iequals(a.name, "data-dynamic-selector")) dynamic_attr = &a;
+    if (is_name(a.name, "class")) class_attr = &a;
+    else if (is_name(a.name, "data-dynamic-selector")) dynamic_attr = &a;
   }
   if (!class_attr && !dynamic_attr) return none;
-  SelectionMemo& memo = selection_memo(v);
   // Pages repeat a few hundred class lists thousands of times ("scoringTile showInns"),
   // so each distinct list's meaning is computed once, unless computing it reported
   // something: then it is computed (and reported, at that element) every time.
@@ -343,12 +355,12 @@ PairMemo& pair_memo(const Vocabulary& v, bool redundant) {
 
 OwnSelector own_selector(const parse::Document& doc, parse::NodeId id, const std::string& file,
                          support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate) {
-  return own_selector_ref(doc, id, file, sink, v, locate);
+  return own_selector_ref(doc, id, file, sink, v, locate, selection_memo(v));
 }
 
 const Condition& own_condition(const parse::Document& doc, parse::NodeId node, const std::string& file,
                                support::DiagnosticSink& sink, const Vocabulary& v) {
-  return own_selector_ref(doc, node, file, sink, v, {}).condition;
+  return own_selector_ref(doc, node, file, sink, v, {}, selection_memo(v)).condition;
 }
 
 TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
@@ -379,8 +391,24 @@ struct ColumnsBuilder {
     }
     table = shared.get();
     table->emplace_back();
-    out.full.index_.assign(nodes, 0);
-    out.own.index_.assign(nodes, 0);
+    // Not cleared: the walk writes every node it visits, and finish() zeroes the rest.
+    out.full.index_.resize(nodes);
+    out.own.index_.resize(nodes);
+    out.hidden.resize(nodes);
+  }
+  // After a walk that visited `visited` nodes: a document whose nodes are not all under
+  // its root (none that the parser builds today) gets `true` and not hidden for the
+  // others, what filling every entry first gave. The zeroing is left out of the common
+  // case because it was most of the cost of setting up the arrays.
+  void finish(const parse::Document& doc, std::size_t visited) {
+    if (visited == doc.size()) return;
+    std::vector<std::uint8_t> seen(doc.size(), 0);
+    std::vector<parse::NodeId> path;
+    for (parse::NodeId node = doc.size() ? doc.root() : parse::kNoNode; node != parse::kNoNode;
+         node = parse::next_in_subtree(doc, doc.root(), node, true, path))
+      seen[node] = 1;
+    for (std::size_t node = 0; node < doc.size(); ++node)
+      if (!seen[node]) out.full.index_[node] = out.own.index_[node] = out.hidden[node] = 0;
   }
   // The index of `c` in the table, adding it unless `slot` says this page has it already.
   std::uint32_t index_of(const Condition& c, TableSlot* slot) {
@@ -400,7 +428,6 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
                                const Vocabulary& v, const TreeOptions& options, TreeConditions&& recycled) {
   TreeConditions out = std::move(recycled);
   out.projection_only.clear();
-  out.hidden.assign(doc.size(), 0);
   ColumnsBuilder columns(out, doc.size());
   std::uint32_t* full = columns.full_index();
   std::uint32_t* own_index = columns.own_index();
@@ -411,15 +438,22 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
   thread_local std::vector<parse::NodeId> path;  // ancestors of `node`
   path.clear();
   ProbeTable<PairEntry>& pairs = pair_memo(v, options.lint_redundant).pairs;
-  const OwnSelector& none = no_selector();
+  SelectionMemo& memo = selection_memo(v);
+  std::size_t visited = 0;
   for (parse::NodeId node = doc.size() ? doc.root() : parse::kNoNode; node != parse::kNoNode;
        node = parse::next_in_subtree(doc, doc.root(), node, true, path)) {
+    ++visited;
     parse::NodeId parent = path.empty() ? parse::kNoNode : path.back();
     std::uint8_t hidden = parent == parse::kNoNode ? 0 : hidden_of[parent];
+    if (!may_have_selector(doc.node(node))) {
+      // Most nodes (text): no condition of their own, their parent's path condition.
+      own_index[node] = 0;
+      full[node] = parent == parse::kNoNode ? 0 : full[parent];
+      hidden_of[node] = hidden;
+      continue;
+    }
     TableSlot* own_slot = nullptr;
-    const OwnSelector& own = may_have_selector(doc.node(node))
-                                 ? own_selector_ref(doc, node, file, sink, v, options.locate, &own_slot)
-                                 : none;
+    const OwnSelector& own = own_selector_ref(doc, node, file, sink, v, options.locate, memo, &own_slot);
     own_index[node] = columns.index_of(own.condition, own_slot);
     if (own.has_selector) {
       // The root's ancestors: `true`, index 0. (A reference into the table: nothing is
@@ -447,12 +481,13 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
           full[node] = columns.index_of(result, nullptr);
         }
       }
-    } else if (parent != parse::kNoNode) {
-      full[node] = full[parent];
+    } else {
+      full[node] = parent == parse::kNoNode ? 0 : full[parent];
     }
     hidden_of[node] = hidden || own.projection == Projection::hide;
     if (!own.projection_condition.is_true()) out.projection_only.emplace(node, own.projection_condition);
   }
+  columns.finish(doc, visited);
   return out;
 }
 

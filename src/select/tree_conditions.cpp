@@ -27,9 +27,10 @@ bool iequals(std::string_view a, std::string_view b) {
 // iequals(name, lower) for a lowercase ASCII `lower`, a byte test each: a letter of
 // `lower` matches itself or its capital (the two differ in bit 0x20 alone), any other
 // byte only itself. For attribute names, which every element's lookup reads.
-inline bool is_name(std::string_view name, std::string_view lower) {
-  if (name.size() != lower.size()) return false;
-  for (std::size_t i = 0; i < lower.size(); ++i) {
+template <std::size_t N>
+inline bool is_name(std::string_view name, const char (&lower)[N]) {
+  if (name.size() != N - 1) return false;
+  for (std::size_t i = 0; i < N - 1; ++i) {
     char t = lower[i], c = name[i];
     if (t >= 'a' && t <= 'z' ? (c | 0x20) != t : c != t) return false;
   }
@@ -129,6 +130,11 @@ inline std::uint64_t hash_bytes(std::string_view s, std::uint64_t seed) {
     std::uint64_t w = 0;
     if (s.size() >= 8) {
       std::memcpy(&w, s.data() + s.size() - 8, 8);  // the last 8 bytes, overlapping the ones read
+    } else if (s.size() >= 4) {
+      std::uint32_t lo, hi;  // the first and last 4 of 4-7 bytes
+      std::memcpy(&lo, s.data(), 4);
+      std::memcpy(&hi, s.data() + s.size() - 4, 4);
+      w = std::uint64_t{hi} << 32 | lo;
     } else {
       for (std::size_t j = i; j < s.size(); ++j) w = w << 8 | static_cast<unsigned char>(s[j]);
     }
@@ -148,7 +154,10 @@ struct SelectionMemo {
     TableSlot slot;  ///< where selector.condition is in the current page's table
   };
   ProbeTable<Entry> clean{kMemoEntries};  ///< computed without diagnostics
-  OwnSelector last;  ///< the latest one that had some, or a template's
+  /// Templates' selectors by their selectorid and dynamicselector values, likewise
+  /// (a key: presence flag, value, '\0', presence flag, value).
+  ProbeTable<Entry> templates{kMemoEntries};
+  OwnSelector last;  ///< the latest one that had some
   std::string key;   ///< reused to build a new entry's key
 };
 
@@ -156,18 +165,21 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
   thread_local SelectionMemo memo;
   if (memo.vocabulary != v.serial()) {
     memo.clean.clear();
+    memo.templates.clear();
     memo.vocabulary = v.serial();
   }
   return memo;
 }
 
 // The selector of a template node (a semantic ScoringRow's selectorid/dynamicselector
-// parameters, or a raw call's), or nullptr when it has neither. Kept out of line: a page
+// parameters, or a raw call's), or nullptr when it has neither; `slot` as for
+// own_selector_ref. Kept out of line: a page
 // has a few dozen templates among ten thousand nodes, and its locals (Wheres, optionals,
 // owner strings) made every node's call pay their set-up.
 [[gnu::noinline]] const OwnSelector* template_selector(const parse::Document& doc, const parse::Node& n,
                                                        const std::string& file, support::DiagnosticSink& sink,
-                                                       const Vocabulary& v, const Locate& locate) {
+                                                       const Vocabulary& v, const Locate& locate,
+                                                       TableSlot** slot) {
   // Only templates get here: the Wheres copy the file name, which most nodes never need.
   std::optional<std::string_view> selectorid, dynamicselector;
   std::string selectorid_value, dynamic_value;  // owners for semantic-template values
@@ -182,7 +194,8 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
     for (parse::NodeId c = n.first_child; c != parse::kNoNode; c = doc.node(c).next_sibling) {
       const parse::Node& p = doc.node(c);
       if (p.kind != parse::NodeKind::TemplateParameter) continue;
-      bool is_id = iequals(trim(p.name), "selectorid"), is_dynamic = iequals(trim(p.name), "dynamicselector");
+      std::string_view name = trim(p.name);
+      bool is_id = iequals(name, "selectorid"), is_dynamic = iequals(name, "dynamicselector");
       if (!is_id && !is_dynamic) continue;
       Where at{file, {0, 0}, {}};
       if (p.first_child != parse::kNoNode) {
@@ -217,12 +230,33 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
   if (selectorid || dynamicselector) {
     if (!selectorid_where_set) selectorid_where = Where{file, {0, 0}};
     if (!dynamic_where_set) dynamic_where = Where{file, {0, 0}};
-    OwnSelector& out = selection_memo(v).last;
-    out = OwnSelector{};
-    out.has_selector = true;
-    out.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
-    out.text = std::string(selectorid.value_or(dynamicselector.value_or("")));
-    return &out;
+    // Pages repeat a template's selector as they repeat class lists, so its meaning is
+    // kept too, by the two values, unless computing it reported something.
+    SelectionMemo& memo = selection_memo(v);
+    std::string& key = memo.key;
+    key.clear();
+    key += selectorid ? '\1' : '\0';
+    key.append(selectorid.value_or(""));
+    key += '\0';
+    key += dynamicselector ? '\1' : '\0';
+    key.append(dynamicselector.value_or(""));
+    std::uint64_t hash = mix64(hash_bytes(key, 2));
+    if (auto* hit = memo.templates.find(hash, [&](const SelectionMemo::Entry& e) { return e.key == key; })) {
+      if (slot) *slot = &hit->slot;
+      return &hit->selector;
+    }
+    std::size_t reported = sink.warnings() + sink.errors();
+    OwnSelector fresh;
+    fresh.has_selector = true;
+    fresh.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
+    fresh.text = std::string(selectorid.value_or(dynamicselector.value_or("")));
+    if (sink.warnings() + sink.errors() != reported) {
+      memo.last = std::move(fresh);
+      return &memo.last;
+    }
+    SelectionMemo::Entry& kept = memo.templates.insert(hash, SelectionMemo::Entry{key, std::move(fresh), {}});
+    if (slot) *slot = &kept.slot;
+    return &kept.selector;
   }
   return nullptr;
 }
@@ -289,7 +323,7 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
   const OwnSelector& none = no_selector();
   const parse::Node& n = doc.node(id);
   if (n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template)
-    if (const OwnSelector* selector = template_selector(doc, n, file, sink, v, locate)) return *selector;
+    if (const OwnSelector* selector = template_selector(doc, n, file, sink, v, locate, slot)) return *selector;
   if (n.attr_count == 0) return none;
   // The parse stage already reports a repeated `class` attribute (and which value
   // MediaWiki keeps), so only the effective, last one is passed on here.

@@ -173,9 +173,9 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
 
 // The selector of a template node (a semantic ScoringRow's selectorid/dynamicselector
 // parameters, or a raw call's), or nullptr when it has neither; `slot` as for
-// own_selector_ref. Kept out of line: a page
-// has a few dozen templates among ten thousand nodes, and its locals (Wheres, optionals,
-// owner strings) made every node's call pay their set-up.
+// own_selector_ref. Kept out of line: a page has a few dozen templates among ten
+// thousand nodes, and its locals (Wheres, optionals, owner strings) made every node's
+// call pay their set-up.
 [[gnu::noinline]] const OwnSelector* template_selector(const parse::Document& doc, const parse::Node& n,
                                                        const std::string& file, support::DiagnosticSink& sink,
                                                        const Vocabulary& v, const Locate& locate,

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "parse/parser.hpp"
 #include "select/probe_table.hpp"
@@ -136,6 +137,51 @@ TEST_CASE("memoised path conditions: every node still reports, own and full agre
     with_own += !cold.own[id].is_true();
   }
   CHECK(with_own >= 6);  // the rows, spans and divs of the fixture that carry a selector
+}
+
+TEST_CASE("condition columns: recycled arrays, copies that outlive a recycling, nodes the walk does not reach") {
+  DiagnosticSink sink;
+  wikic::parse::Document big = wikic::parse::parse_document(kFixture, sink, {});
+  TreeConditions first = tree_conditions(big, "f", sink, Vocabulary::builtin());
+  REQUIRE(first.full.size() == big.size());
+  std::vector<std::string> before;
+  for (const Condition& c : first.full) before.push_back(to_string(c));
+  CHECK(std::count_if(first.full.begin(), first.full.end(), [](const Condition& c) { return !c.is_true(); }) >= 6);
+  CHECK_THROWS_AS((void)first.full.at(big.size()), std::out_of_range);
+  TreeConditions kept = first;  // shares the first walk's table
+
+  // A small page, plus nodes under no parent (the parser builds none, but a Document
+  // can hold them): recycling the first walk's arrays must not leave its values there.
+  wikic::parse::Document small =
+      wikic::parse::parse_document("<div class=\"hideWhenDone\"><span class=\"showC1\">x</span></div>\n", sink, {});
+  std::size_t reached = small.size();
+  while (small.size() < big.size()) small.add_node(wikic::parse::NodeKind::Text, 0, {0, 1}, wikic::parse::kNoNode);
+  std::size_t stale = 0;
+  for (std::size_t id = reached; id < big.size(); ++id) stale += !first.full[id].is_true() || first.hidden[id];
+  REQUIRE(stale > 0);  // so the check below could fail
+  TreeConditions second = tree_conditions(small, "f", sink, Vocabulary::builtin(), {}, std::move(first));
+  REQUIRE(second.full.size() == small.size());
+  REQUIRE(second.own.size() == small.size());
+  for (std::size_t id = reached; id < small.size(); ++id) {
+    CAPTURE(id);
+    CHECK(second.full[id].is_true());
+    CHECK(second.own[id].is_true());
+    CHECK(second.hidden[id] == 0);
+  }
+  // The reached nodes as a walk into new arrays sees them.
+  TreeConditions fresh = tree_conditions(small, "f", sink, Vocabulary::builtin());
+  for (std::size_t id = 0; id < small.size(); ++id) {
+    CAPTURE(id);
+    CHECK(to_string(second.full[id]) == to_string(fresh.full[id]));
+    CHECK(to_string(second.own[id]) == to_string(fresh.own[id]));
+    CHECK(second.hidden[id] == fresh.hidden[id]);
+  }
+  CHECK(std::count(fresh.hidden.begin(), fresh.hidden.end(), 1) >= 2);  // the hideWhenDone div and what it holds
+  CHECK(std::count_if(fresh.own.begin(), fresh.own.end(), [](const Condition& c) { return to_string(c) == "C1"; }) == 1);
+
+  // The copy still reads the first walk's conditions.
+  REQUIRE(kept.full.size() == before.size());
+  for (std::size_t id = 0; id < before.size(); ++id) CHECK(to_string(kept.full[id]) == before[id]);
 }
 
 TEST_CASE("the selector memo table finds what it holds, tells colliding keys apart and stays bounded") {

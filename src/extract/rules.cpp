@@ -462,7 +462,7 @@ struct PartLayout {
   struct Part {
     std::size_t begin = 0, end = 0;  ///< runs [begin, end)
     select::Condition condition;     ///< relative, without edition atoms
-    std::string when;
+    SharedText when;
     bool always = false;  ///< the condition is `true`
   };
   std::vector<Part> parts;
@@ -537,6 +537,8 @@ public:
         conditions_(in.conditions), locate_(in.locate), sink_(sink), m_(mapping()), v_(select::Vocabulary::builtin()) {
     true_shown_ = shown_by_vocabulary(select::Condition());
     true_when_ = select::to_string(v_.simplify(select::Condition()));
+    page_title_ = page_.title;
+    page_file_ = page_.source.file;
   }
 
   PageRules run();
@@ -580,10 +582,9 @@ private:
     return slot.shown;
   }
   unsigned shown_by_vocabulary(const select::Condition& c) const;
-  /// to_string(simplify(c)), the relative condition of a note or points entry.
-  std::string when_of(const select::Condition& c) const {
-    return c.identity() ? select::to_string(v_.simplify(c)) : true_when_;
-  }
+  /// to_string(simplify(c)), the relative condition of a note or points entry; one
+  /// string for each condition (when_memo()), which the records share.
+  SharedText when_of(const select::Condition& c);
   /// A cleared Collected for one nesting level of a rule's cells and notes (0 and 1 are
   /// the description and rules cells, notes count up from 2).
   Collected& scratch(std::size_t level);
@@ -663,12 +664,14 @@ private:
   static constexpr std::int16_t kFirstByteUnknown = -2;
   mutable std::vector<std::int16_t> first_bytes_;  ///< first_byte() by NodeId, once known
   support::DiagnosticSink quiet_;
-  std::string id_prefix_, id_prefix_place_, id_prefix_block_;  ///< finish_rule's "page/step/block/"
+  std::string id_prefix_;  ///< finish_rule's "page/step/block/"
+  SharedText id_prefix_place_, id_prefix_block_;
   std::string title_slug_;  ///< the page's part of every id, with its separator
   bool id_prefix_valid_ = false;
   // structure
-  std::string section_, phase_, round_, step_, block_;
-  std::vector<std::pair<NodeId, std::string>> block_stack_;  ///< (row, previous block)
+  // Held as the records hold them: each rule under them shares these strings.
+  SharedText section_, phase_, round_, step_, block_;
+  std::vector<std::pair<NodeId, SharedText>> block_stack_;  ///< (row, previous block)
   std::vector<std::pair<NodeId, std::string>> rule_stack_;   ///< (row, rule id)
   /// The last raw rule row and its rule's id: the row after it may hold its sub-rules.
   NodeId last_rule_row_ = kNoNode;
@@ -688,7 +691,9 @@ private:
     unsigned shown = kAllEditions;
   };
   mutable std::array<ShownSlot, 16> shown_cache_;
-  std::string true_when_;
+  SharedText true_when_;
+  /// The page's title and file as every rule's source names them.
+  SharedText page_title_, page_file_;
   std::vector<std::unique_ptr<Collected>> scratch_;
   mutable std::vector<NodeId> triggers_path_;
   std::vector<std::pair<std::string_view, std::size_t*>> use_counts_;
@@ -723,7 +728,7 @@ private:
   /// translations repeat its tables with the same classes.
   struct HiddenWhen {
     std::vector<select::Condition> kept;
-    std::optional<std::string> when;  ///< none: no reader has the expression
+    std::optional<SharedText> when;  ///< none: no reader has the expression
   };
   std::map<std::vector<const void*>, HiddenWhen>& hidden_when_memo();
   std::vector<const void*> hidden_key_;
@@ -736,7 +741,7 @@ private:
   /// across pages like hidden_when_memo().
   struct Described {
     select::Condition condition;
-    std::string when;
+    SharedText when;
     std::vector<std::string> atoms;
   };
   std::unordered_map<const void*, Described>& described_memo();
@@ -759,6 +764,17 @@ std::map<std::vector<const void*>, PageExtractor::HiddenWhen>& PageExtractor::hi
   thread_local std::map<std::vector<const void*>, HiddenWhen> memo;
   thread_local std::uint64_t serial = 0;
   return run_memo(memo, serial, v_);
+}
+
+SharedText PageExtractor::when_of(const select::Condition& c) {
+  if (!c.identity()) return true_when_;
+  // By the condition's shared terms, like described_memo(): the notes and parts of a
+  // table's rows repeat a few conditions, and each answer costs a simplification.
+  thread_local std::unordered_map<const void*, std::pair<select::Condition, SharedText>> memo;
+  thread_local std::uint64_t serial = 0;
+  auto [it, fresh] = run_memo(memo, serial, v_).try_emplace(c.identity());
+  if (fresh) it->second = {c, select::to_string(v_.simplify(c))};
+  return it->second.second;
 }
 
 std::unordered_map<const void*, PageExtractor::Described>& PageExtractor::described_memo() {
@@ -1068,10 +1084,10 @@ bool PageExtractor::visit(NodeId id) {
   switch (n.kind) {
     case NodeKind::Heading:
       section_ = node_text(id);
-      phase_.clear();
-      round_.clear();
-      step_.clear();
-      block_.clear();
+      phase_ = SharedText();
+      round_ = SharedText();
+      step_ = SharedText();
+      block_ = SharedText();
       return false;
     case NodeKind::Table:
       return !legend_table(id);
@@ -1116,9 +1132,9 @@ void PageExtractor::heading_like(NodeId id) {
   if (n.span.size() > 600) return;
   if (facts(n).phase_box) {
     phase_ = node_text(id);
-    round_.clear();
-    step_.clear();
-    block_.clear();
+    round_ = SharedText();
+    step_ = SharedText();
+    block_ = SharedText();
     return;
   }
   if (n.kind != NodeKind::TableCell) return;
@@ -1142,14 +1158,14 @@ void PageExtractor::heading_like(NodeId id) {
     if (starts_with(t, p)) {
       complete();
       round_ = t;
-      step_.clear();
-      block_.clear();
+      step_ = SharedText();
+      block_ = SharedText();
     }
   for (const auto& p : m_.step_prefixes)
     if (starts_with(t, p)) {
       complete();
       step_ = t;
-      block_.clear();
+      block_ = SharedText();
     }
 }
 
@@ -1376,7 +1392,7 @@ bool PageExtractor::rule_row(NodeId row) {
     bool header_block = !block_stack_.empty() && doc_.node(block_stack_.back().first).kind == NodeKind::Table;
     if (table != kNoNode && (block_.empty() || header_block)) {
       if (!header_block || block_stack_.back().first != table) block_stack_.emplace_back(table, block_);
-      block_ = text;
+      block_ = std::move(text);
     }
     return false;
   }
@@ -1461,7 +1477,7 @@ bool PageExtractor::scoring_row(NodeId node) {
     return false;
   }
   if (n.name == "ScoringRowEnd") {
-    if (in_scoring_block_) block_.clear();
+    if (in_scoring_block_) block_ = SharedText();
     in_scoring_block_ = false;
     return false;
   }
@@ -1994,7 +2010,7 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
     std::size_t expressions = out.size();
     for (std::size_t ri = 0; ri < readings.size(); ++ri) expressions += placed[ri].size();
     out.reserve(expressions);
-    auto add = [&](const Placed& x, const std::string& when) {
+    auto add = [&](const Placed& x, const SharedText& when) {
       const Points& p = *x.points;
       for (std::size_t i = 0; i < out.size(); ++i) {
         const PointsEntry& q = out[i];
@@ -2105,9 +2121,9 @@ void PageExtractor::notes_of(const Collected& c, Rule& rule, std::size_t level) 
 }
 
 void PageExtractor::place(Rule& rule, std::uint32_t offset, const expand::Origin* direct) {
-  rule.source.page = page_.title;
+  rule.source.page = page_title_;
   rule.source.revision = page_.revision.id;
-  rule.source.file = page_.source.file;
+  rule.source.file = page_file_;
   expand::Origin at;
   if (direct) {
     at = *direct;
@@ -2212,7 +2228,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   } else {
     // page / step (else section) / block: the same figure's block recurs in several steps.
     // That part changes only with the structure around the rows: kept between rules.
-    const std::string& place_name = !step_.empty() ? step_ : section_;
+    const SharedText& place_name = !step_.empty() ? step_ : section_;
     if (!id_prefix_valid_ || place_name != id_prefix_place_ || block_ != id_prefix_block_) {
       if (title_slug_.empty()) title_slug_ = slug(page_.title, m_.id_words) + m_.id_separator;
       std::string where = slug(place_name, m_.id_words);

@@ -11,6 +11,7 @@
 
 #include "expand/expander.hpp"
 #include "extract/points.hpp"
+#include "extract/shared_text.hpp"
 #include "ingest/page.hpp"
 #include "parse/tree.hpp"
 #include "preprocess/restore_lines.hpp"
@@ -31,14 +32,14 @@ struct Variants {
 /// A note of a rule (a list item of its rules cell), with its own condition.
 struct Note {
   Variants text;
-  std::string when;  ///< condition relative to the rule ("true" = always with the rule)
+  SharedText when;  ///< condition relative to the rule ("true" = always with the rule)
 };
 
 /// A stretch of a rule's text written under one condition: the alternatives a cell puts
 /// side by side (`showSquareTiles` wording, then `showOtherTiles` wording) or a clause
 /// only some readers see. Edition classes do not make parts; they stay in `text`.
 struct TextPart {
-  std::string when;  ///< condition relative to the rule, edition atoms left out; "true" if none
+  SharedText when;  ///< condition relative to the rule, edition atoms left out; "true" if none
   Variants text;
 };
 
@@ -47,14 +48,14 @@ struct PointsEntry {
   Points points;
   /// Relative condition: the condition of the part the expression lies in (see
   /// Rule::rules_parts; edition atoms are left to `editions`), "true" if none.
-  std::string when;
+  SharedText when;
   std::vector<std::string> editions;  ///< empty: every edition's wording has it
 };
 
 struct RuleSource {
-  std::string page;
+  SharedText page;
   std::uint64_t revision = 0;
-  std::string file;
+  SharedText file;
   std::uint32_t line = 0, column = 0;  ///< in the line-restored page text
   std::int64_t offset = -1;            ///< byte offset in the original page text, -1 unknown
   std::vector<std::string> chain;      ///< templates the row was expanded in, innermost last
@@ -64,13 +65,15 @@ struct RuleSource {
 struct Rule {
   std::string id;
   std::string parent;  ///< id of the enclosing rule for sub-rules, else ""
-  std::string section;
-  std::string phase;  ///< the phase box ("3. Scoring a feature")
-  std::string round;  ///< the table header ("Round 3 - Scoring phase", "Round 1A: Begin Turn")
-  std::string step, block;
+  // The structure around the rule, and below its condition and source page and file,
+  // are SharedText: all the rules of a block (a table's rows) hold one string each.
+  SharedText section;
+  SharedText phase;  ///< the phase box ("3. Scoring a feature")
+  SharedText round;  ///< the table header ("Round 3 - Scoring phase", "Round 1A: Begin Turn")
+  SharedText step, block;
   std::string kind;  ///< tile, meeple, feature, surveyor, action
   bool core = false;
-  std::string when;  ///< canonical condition (select::to_string)
+  SharedText when;  ///< canonical condition (select::to_string)
   std::vector<std::string> atoms;
   std::vector<std::string> triggers;  ///< sorted, unique
   Variants description, rules;

@@ -263,7 +263,7 @@ std::string points_text(const extract::Rule& r) {
       std::snprintf(buf, sizeof buf, "%s quantity", extract::to_string(e.points.op));
     else
       std::snprintf(buf, sizeof buf, "%s %g", extract::to_string(e.points.op), e.points.value);
-    entries.insert(std::string(buf) + (e.when != "true" ? " when " + e.when : ""));
+    entries.insert(std::string(buf) + (e.when != "true" ? " when " + e.when.str() : ""));
   }
   return entries.empty() ? "none" : join(std::vector<std::string>(entries.begin(), entries.end()));
 }
@@ -383,7 +383,7 @@ std::vector<RuleDifference> compare_rules(const extract::PageRules& a, const ext
       how[i] = "id";
     }
   auto shape_key = [](const extract::Rule& r) { return r.kind + "|" + (r.parent.empty() ? "top" : "sub"); };
-  auto full_key = [&](const extract::Rule& r) { return shape_key(r) + "|" + r.when + "|" + numbers_text(r); };
+  auto full_key = [&](const extract::Rule& r) { return shape_key(r) + "|" + r.when.str() + "|" + numbers_text(r); };
   std::vector<std::string> ka(a.rules.size()), kb(b.rules.size()), sa(a.rules.size()), sb(b.rules.size());
   for (std::size_t i = 0; i < a.rules.size(); ++i) ka[i] = full_key(a.rules[i]), sa[i] = shape_key(a.rules[i]);
   for (std::size_t j = 0; j < b.rules.size(); ++j) kb[j] = full_key(b.rules[j]), sb[j] = shape_key(b.rules[j]);

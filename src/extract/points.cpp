@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <stdexcept>
+#include <unordered_map>
 #include <yaml-cpp/yaml.h>
 
 #include "extract/schema_file.hpp"
@@ -68,6 +69,19 @@ bool word_may_start(const char* p, const char* end) {
   return rest.starts_with("token") || rest.starts_with("point");
 }
 
+// The words of expressions repeat across a page and from page to page ("2 points",
+// "tile", "up"): each is one SharedText, shared by every Points that has it. Per thread,
+// and bounded (emptied when full), as extraction's other run-wide memos are.
+SharedText interned(std::string_view s) {
+  if (s.empty()) return SharedText();
+  thread_local std::unordered_map<std::string_view, SharedText> table;  // keys view their values
+  if (auto it = table.find(s); it != table.end()) return it->second;
+  if (table.size() >= 4096) table.clear();
+  SharedText t(s);
+  table.emplace(t.view(), t);
+  return t;
+}
+
 }  // namespace
 
 std::vector<Points> find_points(std::string_view text, const PointBases& bases) {
@@ -110,25 +124,29 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
                                       : PointsOp::fixed;
         pts.value = e.value;
         pts.denominator = e.denominator;
-        pts.quantity = std::move(e.quantity);
-        pts.basis = std::move(basis);
-        pts.per = std::move(e.per);
-        pts.rounding = std::move(e.rounding);
+        pts.quantity = interned(e.quantity);
+        pts.basis = interned(basis);
+        pts.per = interned(e.per);
+        pts.rounding = interned(e.rounding);
         // As written, with each run of whitespace one space: the runs of a cell meet as
         // they were written ("2 points / " and " where …"), and a line break is one too.
         bool tidy = true;
         for (const char* q = p; q < it && tidy; ++q)
           tidy = !(*q == '\t' || *q == '\n' || *q == '\r' || (*q == ' ' && q + 1 < it && q[1] == ' '));
+        std::string_view text;
+        std::string tidied;
         if (tidy) {
-          pts.text.assign(p, it);  // the usual expression: copied whole
+          text = std::string_view(p, static_cast<std::size_t>(it - p));  // the usual expression: copied whole
         } else {
           for (const char* q = p; q < it; ++q) {
             bool space = *q == ' ' || *q == '\t' || *q == '\n' || *q == '\r';
-            if (!space) pts.text += *q;
-            else if (!pts.text.empty() && pts.text.back() != ' ') pts.text += ' ';
+            if (!space) tidied += *q;
+            else if (!tidied.empty() && tidied.back() != ' ') tidied += ' ';
           }
+          text = tidied;
         }
-        while (!pts.text.empty() && pts.text.back() == ' ') pts.text.pop_back();
+        while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+        pts.text = interned(text);
         pts.offset = static_cast<std::size_t>(p - begin);
         const char* last = it;
         while (last > p && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\n' || last[-1] == '\r')) --last;

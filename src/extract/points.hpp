@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "extract/shared_text.hpp"
+
 namespace wikic::extract {
 
 enum class PointsOp { add, multiply, fraction, fixed };
@@ -20,14 +22,16 @@ struct Points {
   PointsOp op = PointsOp::fixed;
   double value = 0;        ///< the amount (numerator of a fraction); -1 for a subtracted quantity
   double denominator = 1;  ///< fractions only
-  std::string quantity;    ///< a named amount instead of a number ("number on bathhouse")
+  // The words are SharedText: a rule's points entries copy the expressions that one
+  // search of its text found, and a page repeats its rules texts.
+  SharedText quantity;     ///< a named amount instead of a number ("number on bathhouse")
   /// The score the amount is taken from, when it is not the rule's own: "primary" (the
   /// robber's 1/2 of the primary points scored), "feature" (the teacher's equal points),
   /// "after-the-game" (what a feature would score after the game); "" otherwise.
-  std::string basis;
-  std::string per;         ///< what each amount is counted for ("tile"), or ""
-  std::string rounding;    ///< "up", "down" or ""
-  std::string text;        ///< the expression as found
+  SharedText basis;
+  SharedText per;          ///< what each amount is counted for ("tile"), or ""
+  SharedText rounding;     ///< "up", "down" or ""
+  SharedText text;         ///< the expression as found
   std::size_t offset = 0;  ///< where in the searched text
   std::size_t length = 0;  ///< how many bytes of it the expression spans (`text` is tidied)
 };

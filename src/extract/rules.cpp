@@ -672,10 +672,13 @@ private:
   // Held as the records hold them: each rule under them shares these strings.
   SharedText section_, phase_, round_, step_, block_;
   std::vector<std::pair<NodeId, SharedText>> block_stack_;  ///< (row, previous block)
-  std::vector<std::pair<NodeId, std::string>> rule_stack_;   ///< (row, rule id)
+  /// Rules are named by their index in out_.rules, whose ids never change once made:
+  /// a copy of the id for each row cost an allocation per rule.
+  static constexpr std::size_t kNoRule = SIZE_MAX;
+  std::vector<std::pair<NodeId, std::size_t>> rule_stack_;  ///< (row, rule index)
   /// The last raw rule row and its rule's id: the row after it may hold its sub-rules.
   NodeId last_rule_row_ = kNoNode;
-  std::string last_rule_id_;
+  std::size_t last_rule_ = kNoRule;
   bool in_scoring_block_ = false;
   /// Trigger icons of the last header row ("Feature Scoring → [castle][robber+]") of a
   /// table; they apply to the rules in the rows after it, nested tables included.
@@ -683,7 +686,7 @@ private:
   // Set by scoring_row() for the one finish_rule() call that follows (see there).
   select::Condition row_condition_;
   bool use_row_condition_ = false;
-  std::optional<std::string> parent_override_;
+  std::optional<std::size_t> parent_override_;  ///< kNoRule: no parent
   // Per-page memos and scratch buffers (see their users).
   unsigned true_shown_ = kAllEditions;
   struct ShownSlot {
@@ -1335,7 +1338,7 @@ bool PageExtractor::sub_rules_row(NodeId row) {
   if (!table) return false;
   auto p = doc_.position(doc_.node(row).span.begin);
   out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
-  rule_stack_.emplace_back(row, last_rule_id_);
+  rule_stack_.emplace_back(row, last_rule_);
   return true;
 }
 
@@ -1450,9 +1453,9 @@ bool PageExtractor::rule_row(NodeId row) {
     }
   }
   finish_rule(rule, row, desc, d, r, SIZE_MAX);
-  rule_stack_.emplace_back(row, out_.rules.back().id);
+  rule_stack_.emplace_back(row, out_.rules.size() - 1);
   last_rule_row_ = row;
-  last_rule_id_ = out_.rules.back().id;
+  last_rule_ = out_.rules.size() - 1;
   return true;
 }
 
@@ -1509,7 +1512,7 @@ bool PageExtractor::scoring_row(NodeId node) {
       host_row = a;
       break;
     }
-  std::string parent_override;
+  std::size_t parent_override = kNoRule;
   bool reparent = false;
   if (host_row != kNoNode) {
     NodeId table = doc_.node(host_row).parent;
@@ -1522,7 +1525,7 @@ bool PageExtractor::scoring_row(NodeId node) {
       }
     reparent = true;
   }
-  parent_override_ = reparent ? std::optional<std::string>(parent_override) : std::nullopt;
+  parent_override_ = reparent ? std::optional<std::size_t>(parent_override) : std::nullopt;
   Collected& d = scratch(0);
   Collected& r = scratch(1);
   if (NodeId f = param_fragment(node, "description"); f != kNoNode) collect(f, select::Condition(), d, false, 0);
@@ -1740,7 +1743,11 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   };
   if (edition_blind(begin, end)) {
     // The usual case: one reading serves all three, and a uniform Variants holds it once.
-    reading(select::Edition::C2, out.text);
+    // Read into a buffer kept between calls and copied out at its size: reserved for
+    // the uncleaned pieces, the record's own string was an allocation even for the many
+    // texts that clean to a few words or none (blanks around a note, a part's arrow).
+    reading(select::Edition::C2, variant_buffers_[1]);
+    out.text = variant_buffers_[1];
     out.uniform = true;
     return out;
   }
@@ -2196,7 +2203,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
     }
   }
   use_row_condition_ = false;
-  std::optional<std::string> parent = std::move(parent_override_);
+  std::optional<std::size_t> parent = parent_override_;
   parent_override_.reset();
   if (described) {
     // The rows of a table share their path condition: its text and atoms are made once.
@@ -2222,9 +2229,9 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   rule.points_unparsed = rule.points.empty() && !empty(rule.rules);
   place(rule, n.span.begin, origin_index < expansion_.semantic.size() ? &expansion_.semantic[origin_index].origin : nullptr);
   // Ids name where a reader finds the rule; a sub-rule lives under its parent's id.
-  const bool sub_rule = parent ? !parent->empty() : !rule_stack_.empty();
+  const bool sub_rule = parent ? *parent != kNoRule : !rule_stack_.empty();
   if (sub_rule) {
-    rule.parent = parent ? *parent : rule_stack_.back().second;
+    rule.parent = out_.rules[parent ? *parent : rule_stack_.back().second].id;
   } else {
     // page / step (else section) / block: the same figure's block recurs in several steps.
     // That part changes only with the structure around the rows: kept between rules.

@@ -1,13 +1,18 @@
 // SharedText: an immutable string that the records repeating it hold once. Every rule of
 // a block carries its section, phase, round, step and block names, its page and file, and
-// a condition that a table's rows share: as separate strings those were most of a page's
+// a condition that a table's rows share; every points entry copies the words of an
+// expression found once per text. As separate strings those were most of a page's
 // allocations in extraction, each read cold again by the printers.
 #pragma once
+#include <atomic>
 #include <compare>
-#include <memory>
+#include <cstddef>
+#include <cstring>
+#include <new>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace wikic::extract {
 
@@ -15,38 +20,72 @@ class SharedText {
 public:
   SharedText() = default;
   // Implicit, so that a record's field takes a string as it did when it was one.
-  SharedText(std::string s) : p_(s.empty() ? nullptr : std::make_shared<const std::string>(std::move(s))) {}
-  SharedText(std::string_view s) : SharedText(std::string(s)) {}
-  SharedText(const char* s) : SharedText(std::string(s)) {}
-
-  const std::string& str() const { return p_ ? *p_ : empty_string(); }
-  operator const std::string&() const { return str(); }
-  operator std::string_view() const { return str(); }
-  const char* c_str() const { return str().c_str(); }
-  const char* data() const { return str().data(); }
-  std::size_t size() const { return p_ ? p_->size() : 0; }
-  bool empty() const { return !p_ || p_->empty(); }
-  std::string::const_iterator begin() const { return str().begin(); }
-  std::string::const_iterator end() const { return str().end(); }
-  char operator[](std::size_t i) const { return (*p_)[i]; }
-  /// Whether both hold the same string object (then they are equal without a look).
-  bool same(const SharedText& o) const { return p_ == o.p_; }
-
-  friend bool operator==(const SharedText& a, const SharedText& b) { return a.p_ == b.p_ || a.str() == b.str(); }
-  friend bool operator==(const SharedText& a, std::string_view b) { return std::string_view(a.str()) == b; }
-  friend bool operator==(const SharedText& a, const char* b) { return std::string_view(a.str()) == b; }
-  friend bool operator==(const SharedText& a, const std::string& b) { return a.str() == b; }
-  friend std::strong_ordering operator<=>(const SharedText& a, const SharedText& b) {
-    return a.str().compare(b.str()) <=> 0;
+  SharedText(std::string_view s) : rep_(s.empty() ? nullptr : make(s)) {}
+  SharedText(const std::string& s) : SharedText(std::string_view(s)) {}
+  SharedText(const char* s) : SharedText(std::string_view(s)) {}
+  SharedText(const SharedText& o) noexcept : rep_(o.rep_) {
+    if (rep_) rep_->refs.fetch_add(1, std::memory_order_relaxed);
   }
-  friend std::ostream& operator<<(std::ostream& o, const SharedText& t) { return o << t.str(); }
+  SharedText(SharedText&& o) noexcept : rep_(o.rep_) { o.rep_ = nullptr; }
+  SharedText& operator=(const SharedText& o) noexcept {
+    SharedText copy(o);
+    std::swap(rep_, copy.rep_);
+    return *this;
+  }
+  SharedText& operator=(SharedText&& o) noexcept {
+    std::swap(rep_, o.rep_);
+    return *this;
+  }
+  ~SharedText() { release(); }
+
+  std::string_view view() const { return rep_ ? std::string_view(rep_->data(), rep_->size) : std::string_view(); }
+  operator std::string_view() const { return view(); }
+  std::string str() const { return std::string(view()); }
+  /// A copy, so that a record's field still fills a string (l10n keeps its conditions
+  /// as strings).
+  operator std::string() const { return str(); }
+  const char* data() const { return rep_ ? rep_->data() : ""; }
+  const char* c_str() const { return data(); }
+  std::size_t size() const { return rep_ ? rep_->size : 0; }
+  bool empty() const { return !rep_; }
+  const char* begin() const { return data(); }
+  const char* end() const { return data() + size(); }
+  char operator[](std::size_t i) const { return rep_->data()[i]; }
+  /// Whether both hold the same string object (then they are equal without a look).
+  bool same(const SharedText& o) const { return rep_ == o.rep_; }
+
+  friend bool operator==(const SharedText& a, const SharedText& b) { return a.rep_ == b.rep_ || a.view() == b.view(); }
+  friend bool operator==(const SharedText& a, std::string_view b) { return a.view() == b; }
+  friend bool operator==(const SharedText& a, const char* b) { return a.view() == std::string_view(b); }
+  friend bool operator==(const SharedText& a, const std::string& b) { return a.view() == std::string_view(b); }
+  friend std::strong_ordering operator<=>(const SharedText& a, const SharedText& b) { return a.view() <=> b.view(); }
+  friend std::ostream& operator<<(std::ostream& o, const SharedText& t) { return o << t.view(); }
 
 private:
-  static const std::string& empty_string() {
-    static const std::string e;
-    return e;
+  // The count and the bytes in one allocation (a shared_ptr to a std::string was two for
+  // any text longer than the string's own buffer). Counted atomically: a record may be
+  // dropped on another thread than the memo that still shares its text.
+  struct Rep {
+    std::atomic<std::size_t> refs;
+    std::size_t size;
+    /// The `size` bytes and a terminating 0, right after the header.
+    char* data() { return reinterpret_cast<char*>(this + 1); }
+    const char* data() const { return reinterpret_cast<const char*>(this + 1); }
+  };
+  static Rep* make(std::string_view s) {
+    void* memory = ::operator new(sizeof(Rep) + s.size() + 1);
+    Rep* r = ::new (memory) Rep{{1}, s.size()};
+    std::memcpy(r->data(), s.data(), s.size());
+    r->data()[s.size()] = 0;
+    return r;
   }
-  std::shared_ptr<const std::string> p_;
+  void release() noexcept {
+    if (rep_ && rep_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      rep_->~Rep();
+      ::operator delete(rep_);
+    }
+  }
+  Rep* rep_ = nullptr;
 };
 
 }  // namespace wikic::extract

@@ -559,7 +559,8 @@ private:
   bool scoring_row(NodeId node);
   void block_row(NodeId row);
   void header_row(NodeId row);
-  std::vector<std::string> header_triggers(NodeId row) const;
+  /// Appends the trigger icons of the header rows above `row` to `out`.
+  void header_triggers(NodeId row, std::vector<std::string>& out) const;
   bool non_rule(NodeId id);
   /// Whether a cell shows images and nothing else (no text, no link, no template);
   /// `image` is then its first image.
@@ -611,7 +612,10 @@ private:
                    std::size_t origin_index);
   NodeId param_fragment(NodeId semantic, std::string_view name) const;
   std::string param_text(NodeId semantic, std::string_view name) const;
-  std::vector<std::string> triggers_in(NodeId cell) const;
+  /// Appends the trigger icons of `cell` to `out` (sorted and unique only with what
+  /// was there before when the caller makes them so).
+  void triggers_in(NodeId cell, std::vector<std::string>& out) const;
+  std::vector<std::string> triggers_;  ///< rule_row's triggers, gathered before the record takes them
   /// What a node's class list says to extraction, computed once per node.
   struct ClassFacts {
     bool known = false;
@@ -706,6 +710,8 @@ private:
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
   mutable std::array<std::string, 3> variant_buffers_;  ///< variants()' readings by edition
   PartLayout description_layout_, rules_layout_;
+  std::vector<PartLayout::Part> parts_kept_;  ///< parts_of's scratch (see there)
+  std::vector<TextPart> parts_found_;
   /// find_points' expressions by searched text, for this page: a page repeats its rules
   /// texts (the same bonus in several steps, a part's reading that adds nothing to the
   /// common one), and nearly half of its searches are repeats. The keys view `texts`.
@@ -1236,17 +1242,20 @@ void PageExtractor::header_row(NodeId row) {
     }
   if (cells != 1 || !doc_.attribute(doc_.node(only), "bgcolor")) return;
   NodeId table = doc_.node(row).parent;
-  if (table != kNoNode) header_triggers_[table] = triggers_in(only);
+  if (table == kNoNode) return;
+  std::vector<std::string>& icons = header_triggers_[table];
+  icons.clear();
+  triggers_in(only, icons);
+  std::sort(icons.begin(), icons.end());
+  icons.erase(std::unique(icons.begin(), icons.end()), icons.end());
 }
 
-std::vector<std::string> PageExtractor::header_triggers(NodeId row) const {
-  std::vector<std::string> out;
-  if (header_triggers_.empty()) return out;  // most pages have no header rows
+void PageExtractor::header_triggers(NodeId row, std::vector<std::string>& out) const {
+  if (header_triggers_.empty()) return;  // most pages have no header rows
   for (NodeId a = doc_.node(row).parent; a != kNoNode; a = doc_.node(a).parent) {
     auto it = header_triggers_.find(a);
     if (it != header_triggers_.end()) out.insert(out.end(), it->second.begin(), it->second.end());
   }
-  return out;
 }
 
 // A row with an image cell and a cell holding a table is one feature's or figure's
@@ -1403,12 +1412,16 @@ bool PageExtractor::rule_row(NodeId row) {
   rule.kind = kind_of(doc_.node(desc));
   rule.core = facts(doc_.node(desc)).core || (rules != kNoNode && facts(doc_.node(rules)).core);
   rule.source.origin = "row";
-  rule.triggers = triggers_in(desc);
-  for (auto& t : header_triggers(row)) rule.triggers.push_back(std::move(t));
-  if (std::count(rule.triggers.begin(), rule.triggers.end(), m_.plus_trigger))
-    std::erase(rule.triggers, std::string("robbers"));
-  std::sort(rule.triggers.begin(), rule.triggers.end());
-  rule.triggers.erase(std::unique(rule.triggers.begin(), rule.triggers.end()), rule.triggers.end());
+  // Gathered in a vector kept between rows, then copied at their number: growing the
+  // record's own vector cost an allocation or two per rule.
+  std::vector<std::string>& triggers = triggers_;
+  triggers.clear();
+  triggers_in(desc, triggers);
+  header_triggers(row, triggers);
+  if (std::count(triggers.begin(), triggers.end(), m_.plus_trigger)) std::erase(triggers, std::string_view("robbers"));
+  std::sort(triggers.begin(), triggers.end());
+  triggers.erase(std::unique(triggers.begin(), triggers.end()), triggers.end());
+  rule.triggers.assign(triggers.begin(), triggers.end());
   Collected& d = scratch(0);
   Collected& r = scratch(1);
   collect(desc, select::Condition(), d, false, 0);
@@ -1536,8 +1549,7 @@ bool PageExtractor::scoring_row(NodeId node) {
   return false;
 }
 
-std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
-  std::vector<std::string> out;
+void PageExtractor::triggers_in(NodeId cell, std::vector<std::string>& out) const {
   // Depth first through the cell, nested tables left out (their rules have their own
   // icons), with the path kept: `box` is the outermost trigger box the node is in.
   auto& path = triggers_path_;
@@ -1564,9 +1576,6 @@ std::vector<std::string> PageExtractor::triggers_in(NodeId cell) const {
       if (left == box) box = kNoNode;
     });
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
 }
 
 void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth) {
@@ -1871,8 +1880,13 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
     return false;
   }
   // A part without text (a trigger arrow alone, which cleaning drops) is none, and the
-  // parts around it join when they share a condition.
-  std::vector<PartLayout::Part> kept;
+  // parts around it join when they share a condition. Gathered in vectors kept between
+  // calls: the record's parts are then copied at their number, and the layout's parts
+  // trade places with the scratch ones.
+  std::vector<PartLayout::Part>& kept = parts_kept_;
+  kept.clear();
+  std::vector<TextPart>& found = parts_found_;
+  found.clear();
   for (std::size_t k = 0; k < layout.parts.size(); ++k) {
     PartLayout::Part& p = layout.parts[k];
     Variants text = variants(runs.data() + p.begin, runs.data() + p.end);
@@ -1883,15 +1897,14 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
     }
     if (!kept.empty() && kept.back().condition == p.condition) {
       kept.back().end = p.end;
-      parts.back().text = variants(runs.data() + kept.back().begin, runs.data() + p.end);
+      found.back().text = variants(runs.data() + kept.back().begin, runs.data() + p.end);
       continue;
     }
     kept.push_back(std::move(p));
-    parts.push_back({std::string(), std::move(text)});
+    found.push_back({SharedText(), std::move(text)});
   }
   if (kept.empty() || (kept.size() == 1 && kept.front().always)) {
     layout.clear();
-    parts.clear();
     return false;
   }
   for (std::size_t k = 0; k < kept.size(); ++k) {
@@ -1899,9 +1912,10 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
     for (std::size_t i = p.begin; i < p.end; ++i)
       if (layout.part_of_run[i] != everywhere) layout.part_of_run[i] = k;
     p.when = p.always ? true_when_ : when_of(p.condition);
-    parts[k].when = p.when;
+    found[k].when = p.when;
   }
-  layout.parts = std::move(kept);
+  parts.assign(std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+  std::swap(layout.parts, kept);
   return true;
 }
 

@@ -709,6 +709,11 @@ private:
   std::string points_text_;
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
   mutable std::array<std::string, 3> variant_buffers_;  ///< variants()' readings by edition
+  /// The page's texts, each once (open addressing by hash: a node per text in a map
+  /// would cost the allocation that sharing spares). `shared()` finds or adds one.
+  mutable std::vector<std::pair<std::size_t, SharedText>> texts_;
+  mutable std::size_t texts_used_ = 0;
+  SharedText shared(std::string_view s) const;
   PartLayout description_layout_, rules_layout_;
   std::vector<PartLayout::Part> parts_kept_;  ///< parts_of's scratch (see there)
   std::vector<TextPart> parts_found_;
@@ -1396,7 +1401,7 @@ bool PageExtractor::rule_row(NodeId row) {
       }
     Collected& title = scratch(0);
     collect(desc, select::Condition(), title, false, 0);
-    std::string text = variants(title.runs).text;
+    SharedText text = variants(title.runs).text;
     out_.non_rules.push_back({"header", text, p.line, p.column, cells});
     // Without an image block around it, the header names the rows below it, to the end
     // of its table (or the next header).
@@ -1734,6 +1739,34 @@ bool PageExtractor::edition_blind(const Run* begin, const Run* end) const {
   return std::all_of(begin, end, [](const Run& r) { return r.shown == 0 || r.shown == kAllEditions; });
 }
 
+SharedText PageExtractor::shared(std::string_view s) const {
+  if (s.empty()) return SharedText();
+  if ((texts_used_ + 1) * 2 > texts_.size()) {
+    // Half full at most, so that a probe ends soon.
+    std::vector<std::pair<std::size_t, SharedText>> old(std::max<std::size_t>(1024, texts_.size() * 2));
+    old.swap(texts_);
+    const std::size_t mask = texts_.size() - 1;
+    for (auto& [h, t] : old) {
+      if (t.empty()) continue;
+      std::size_t i = h & mask;
+      while (!texts_[i].second.empty()) i = (i + 1) & mask;
+      texts_[i] = {h, std::move(t)};
+    }
+  }
+  const std::size_t h = std::hash<std::string_view>{}(s);
+  const std::size_t mask = texts_.size() - 1;
+  for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+    auto& [slot_hash, slot] = texts_[i];
+    if (slot.empty()) {
+      slot = SharedText(s);
+      slot_hash = h;
+      ++texts_used_;
+      return slot;
+    }
+    if (slot_hash == h && slot.view() == s) return slot;
+  }
+}
+
 Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   Variants out;
   std::size_t total = 0;
@@ -1756,7 +1789,7 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
     // the uncleaned pieces, the record's own string was an allocation even for the many
     // texts that clean to a few words or none (blanks around a note, a part's arrow).
     reading(select::Edition::C2, variant_buffers_[1]);
-    out.text = variant_buffers_[1];
+    out.text = shared(variant_buffers_[1]);
     out.uniform = true;
     return out;
   }
@@ -1782,12 +1815,12 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   }
   out.uniform = *text_of[0] == *text_of[1] && *text_of[1] == *text_of[2];
   if (out.uniform) {
-    out.text = *text_of[1];
+    out.text = shared(*text_of[1]);
     return out;
   }
-  out.c1 = *text_of[0];
-  out.c2 = *text_of[1];
-  out.we = *text_of[2];
+  out.c1 = shared(*text_of[0]);
+  out.c2 = shared(*text_of[1]);
+  out.we = shared(*text_of[2]);
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
   return out;
 }

@@ -1,8 +1,9 @@
 // SharedText: an immutable string that the records repeating it hold once. Every rule of
 // a block carries its section, phase, round, step and block names, its page and file, and
 // a condition that a table's rows share; every points entry copies the words of an
-// expression found once per text. As separate strings those were most of a page's
-// allocations in extraction, each read cold again by the printers.
+// expression found once per text; a page repeats its rule texts and notes. As separate
+// strings those were most of a page's allocations in extraction, each read cold again
+// by the printers.
 #pragma once
 #include <atomic>
 #include <compare>
@@ -51,6 +52,13 @@ public:
   const char* begin() const { return data(); }
   const char* end() const { return data() + size(); }
   char operator[](std::size_t i) const { return rep_->data()[i]; }
+  // As std::string's, for readers of a record's texts.
+  std::size_t find(std::string_view s, std::size_t at = 0) const { return view().find(s, at); }
+  std::size_t find(char c, std::size_t at = 0) const { return view().find(c, at); }
+  std::size_t rfind(std::string_view s, std::size_t at = std::string_view::npos) const { return view().rfind(s, at); }
+  bool starts_with(std::string_view s) const { return view().starts_with(s); }
+  bool ends_with(std::string_view s) const { return view().ends_with(s); }
+  std::string_view substr(std::size_t at, std::size_t n = std::string_view::npos) const { return view().substr(at, n); }
   /// Whether both hold the same string object (then they are equal without a look).
   bool same(const SharedText& o) const { return rep_ == o.rep_; }
 

@@ -750,6 +750,8 @@ private:
   std::vector<std::size_t> points_readings_, points_changed_by_;
   std::vector<std::pair<std::size_t, std::size_t>> points_starts_;
   std::vector<unsigned> points_shown_in_;
+  std::vector<PointsEntry> points_entries_;
+  std::vector<std::size_t> points_index_;
   /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
   /// entry keeps them alive, so an address is never reused for another condition). Kept
   /// across pages like hidden_when_memo().
@@ -2008,6 +2010,10 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
     }
     return out;
   }
+  // The general case gathers its entries in a vector kept between rules and moves them
+  // to the record's own at their number: it grew edition by edition before.
+  std::vector<PointsEntry>& entries = points_entries_;
+  entries.clear();
   // Readings: the common one, then one per conditioned part. An expression never spans
   // two alternatives: each reading shows at most one of them.
   auto& readings = points_readings_;
@@ -2061,13 +2067,13 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
     }
     // Room for every expression of this edition up front: most are new entries in the
     // first edition, and each move of an entry is six strings.
-    std::size_t expressions = out.size();
+    std::size_t expressions = entries.size();
     for (std::size_t ri = 0; ri < readings.size(); ++ri) expressions += placed[ri].size();
-    out.reserve(expressions);
+    entries.reserve(expressions);
     auto add = [&](const Placed& x, const SharedText& when) {
       const Points& p = *x.points;
-      for (std::size_t i = 0; i < out.size(); ++i) {
-        const PointsEntry& q = out[i];
+      for (std::size_t i = 0; i < entries.size(); ++i) {
+        const PointsEntry& q = entries[i];
         if (!(shown_in[i] & bit) && q.points.op == p.op && q.points.value == p.value &&
             q.points.denominator == p.denominator && q.points.quantity == p.quantity && q.points.basis == p.basis &&
             q.points.per == p.per && q.points.rounding == p.rounding && q.when == when) {
@@ -2075,7 +2081,7 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
           return;
         }
       }
-      PointsEntry& q = out.emplace_back();
+      PointsEntry& q = entries.emplace_back();
       q.points = p;
       q.points.offset = 0;  // offsets into a per-edition text mean nothing to a reader
       q.points.length = 0;
@@ -2135,21 +2141,25 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
       for (const Placed& x : placed[ri])
         if (!in_reading(0, x)) add(x, layout.parts[readings[ri]].when);
   }
-  for (std::size_t i = 0; i < out.size(); ++i) {
+  for (std::size_t i = 0; i < entries.size(); ++i) {
     if (shown_in[i] == kAllEditions) continue;  // every edition's wording has it: `editions` stays empty
+    entries[i].editions.reserve(static_cast<std::size_t>(std::popcount(shown_in[i])));
     for (select::Edition e : select::kEditions)
-      if (shown_in[i] & edition_bit(e)) out[i].editions.emplace_back(select::to_string(e));
-    std::sort(out[i].editions.begin(), out[i].editions.end());
+      if (shown_in[i] & edition_bit(e)) entries[i].editions.emplace_back(select::to_string(e));
+    std::sort(entries[i].editions.begin(), entries[i].editions.end());
   }
-  if (with_parts && out.size() > 1) {
-    std::vector<std::size_t> index(out.size());
-    for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
-    std::stable_sort(index.begin(), index.end(), [&](std::size_t a, std::size_t b) { return starts[a] < starts[b]; });
-    std::vector<PointsEntry> sorted;
-    sorted.reserve(out.size());
-    for (std::size_t i : index) sorted.push_back(std::move(out[i]));
-    out = std::move(sorted);
+  // In text order with parts: a stable insertion sort of the few entries by where they
+  // start (std::stable_sort took a buffer of its own each time).
+  auto& index = points_index_;
+  index.resize(entries.size());
+  for (std::size_t i = 0; i < index.size(); ++i) {
+    std::size_t j = i;
+    if (with_parts)
+      for (; j > 0 && starts[i] < starts[index[j - 1]]; --j) index[j] = index[j - 1];
+    index[j] = i;
   }
+  out.reserve(entries.size());
+  for (std::size_t i : index) out.push_back(std::move(entries[i]));
   return out;
 }
 

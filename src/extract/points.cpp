@@ -133,20 +133,20 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
         bool tidy = true;
         for (const char* q = p; q < it && tidy; ++q)
           tidy = !(*q == '\t' || *q == '\n' || *q == '\r' || (*q == ' ' && q + 1 < it && q[1] == ' '));
-        std::string_view text;
+        std::string_view written;
         std::string tidied;
         if (tidy) {
-          text = std::string_view(p, static_cast<std::size_t>(it - p));  // the usual expression: copied whole
+          written = std::string_view(p, static_cast<std::size_t>(it - p));  // the usual expression: copied whole
         } else {
           for (const char* q = p; q < it; ++q) {
             bool space = *q == ' ' || *q == '\t' || *q == '\n' || *q == '\r';
             if (!space) tidied += *q;
             else if (!tidied.empty() && tidied.back() != ' ') tidied += ' ';
           }
-          text = tidied;
+          written = tidied;
         }
-        while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-        pts.text = interned(text);
+        while (!written.empty() && written.back() == ' ') written.remove_suffix(1);
+        pts.text = interned(written);
         pts.offset = static_cast<std::size_t>(p - begin);
         const char* last = it;
         while (last > p && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\n' || last[-1] == '\r')) --last;

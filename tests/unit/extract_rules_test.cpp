@@ -453,8 +453,8 @@ TEST_CASE("rules.json prints every string exactly as nlohmann's dump does, contr
   auto files = db.render();
   auto json = nlohmann::ordered_json::parse(files.json);
   const auto& r = json["pages"][0]["rules"][0];
-  CHECK(r["description"] == rule.description.text);
-  CHECK(r["rules"] == rule.rules.text);
+  CHECK(r["description"] == rule.description.text.str());
+  CHECK(r["rules"] == rule.rules.text.str());
   CHECK(json["pages"][0]["title"] == page.title);
   // The page is laid out as nlohmann's dump(2) lays it out, four spaces further in.
   std::string page_text = json["pages"][0].dump(2);
@@ -464,4 +464,62 @@ TEST_CASE("rules.json prints every string exactly as nlohmann's dump does, contr
     if (c == '\n') nested += "    ";
   }
   CHECK(files.json.find("\n    " + nested + "\n  ],") != std::string::npos);
+}
+
+TEST_CASE("SharedText reads as the string it was made from and its copies share it") {
+  const extract::SharedText none, blank(""), robber("Road (robber)");
+  CHECK(none.empty());
+  CHECK(blank.empty());
+  CHECK(none == blank);
+  CHECK(none == "");
+  CHECK(std::string(none.c_str()).empty());
+  CHECK(robber == "Road (robber)");
+  CHECK(robber != "Road (robber");
+  CHECK(robber.size() == std::size_t{13});
+  CHECK(std::string(robber.c_str()) == "Road (robber)");  // terminated
+  CHECK(robber.find("robber") == std::size_t{6});
+  CHECK(robber.starts_with("Road"));
+  const extract::SharedText copy = robber;
+  CHECK(copy.same(robber));
+  const extract::SharedText again("Road (robber)");
+  CHECK(!again.same(robber));
+  CHECK(again == robber);
+  CHECK(extract::SharedText("Road") < robber);
+  std::string as_string = robber;
+  CHECK(as_string == "Road (robber)");
+  extract::SharedText moved = std::move(as_string);
+  CHECK(moved == robber);
+}
+
+TEST_CASE("a page's rules share one string for their source, structure and each repeated text") {
+  const auto& rules = seed().rules;
+  REQUIRE(rules.size() > 100);
+  std::size_t shared_sections = 0;
+  std::map<std::string_view, const extract::SharedText*> texts;
+  std::size_t total = 0;
+  auto same_when_equal = [&](const extract::SharedText& t) {
+    if (t.empty()) return;
+    ++total;
+    auto [it, fresh] = texts.emplace(t.view(), &t);
+    if (!fresh) CHECK(it->second->same(t));
+  };
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const extract::Rule& r = rules[i];
+    CHECK(r.source.page.same(rules[0].source.page));
+    CHECK(r.source.file.same(rules[0].source.file));
+    CHECK(r.source.page == seed().title);
+    if (i > 0 && r.section == rules[i - 1].section) {
+      CHECK(r.section.same(rules[i - 1].section));
+      ++shared_sections;
+    }
+    for (const extract::Variants* v : {&r.description, &r.rules}) {
+      same_when_equal(v->text);
+      same_when_equal(v->c1);
+      same_when_equal(v->c2);
+      same_when_equal(v->we);
+    }
+    for (const auto& n : r.notes) same_when_equal(n.text.text);
+  }
+  CHECK(shared_sections > rules.size() / 2);
+  CHECK(texts.size() < total * 3 / 4);  // the seed page repeats many of its texts
 }

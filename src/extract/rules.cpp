@@ -2002,7 +2002,7 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
     // all editions share (an empty `editions`), as the general loop below would make it.
     gather(order[0], everywhere);
     const std::vector<Points>& found = points_in(text);
-    out.resize(found.size());  // each entry filled where it stays (six strings a move)
+    out.resize(found.size());  // each entry filled where it stays, not built and moved
     for (std::size_t i = 0; i < found.size(); ++i) {
       out[i].when = true_when_;
       out[i].points = found[i];

@@ -51,7 +51,8 @@ public:
   bool empty() const { return !rep_; }
   const char* begin() const { return data(); }
   const char* end() const { return data() + size(); }
-  char operator[](std::size_t i) const { return rep_->data()[i]; }
+  // [0] of an empty text is its terminating 0, as std::string's.
+  char operator[](std::size_t i) const { return rep_ ? rep_->data()[i] : '\0'; }
   // As std::string's, for readers of a record's texts.
   std::size_t find(std::string_view s, std::size_t at = 0) const { return view().find(s, at); }
   std::size_t find(char c, std::size_t at = 0) const { return view().find(c, at); }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ingest/languages.hpp"
@@ -168,8 +169,16 @@ InputStats read_inputs(const std::vector<std::string>& inputs, const InputOption
         stats.io_failure = true;
         continue;
       }
-      // Anything that is not named .wiki/.wikitext is sniffed: an export starts with
-      // markup; text that does not is read as wikitext.
+      // A named pipe (or any other file that cannot seek) is read as an export, as
+      // standard input is: sniffing would consume its first bytes with no way back.
+      struct stat st {};
+      if (::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+        read_export(fd, file.string(), ExportReader::Access::read, options.want_text, sink, handle, stats);
+        ::close(fd);
+        continue;
+      }
+      // Anything else that is not named .wiki/.wikitext is sniffed: an export starts
+      // with markup; text that does not is read as wikitext.
       char head[512];
       ssize_t n = ::read(fd, head, sizeof head);
       std::string_view start(head, n > 0 ? static_cast<std::size_t>(n) : 0);

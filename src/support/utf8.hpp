@@ -11,14 +11,6 @@ namespace wikic::support {
 /// Offset of the first byte that does not start a valid UTF-8 sequence, or npos.
 std::size_t find_invalid_utf8(std::string_view s);
 
-struct Utf8Scan {
-  std::size_t invalid = std::string_view::npos;  ///< as find_invalid_utf8
-  std::size_t newlines = 0;                      ///< '\n' bytes in the whole text
-};
-/// find_invalid_utf8 and count_newlines (support/source.hpp) in one pass, for a reader
-/// that needs both of every input byte.
-Utf8Scan scan_utf8(std::string_view s);
-
 /// Appends code point `cp` to `out` as UTF-8.
 void append_utf8(std::string& out, char32_t cp);
 

@@ -117,27 +117,6 @@ TEST_CASE("UTF-8 validation finds the first bad byte and repairs with U+FFFD") {
   CHECK(replace_invalid_utf8("\xE2\x82") == "\xEF\xBF\xBD");
 }
 
-TEST_CASE("scan_utf8 finds what find_invalid_utf8 and count_newlines find, on random texts") {
-  // Texts of every length around the 16- and 64-byte steps, mixing newlines, multi-byte
-  // sequences (some across step boundaries), and bad bytes, where the first one counts
-  // and the newlines after it still do.
-  std::uint32_t seed = 12345;
-  auto next = [&] { return seed = seed * 1664525u + 1013904223u, seed >> 8; };
-  const char* pieces[] = {"a", "\n", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xFF", "\xC3", "\xED\xA0\x80", "  "};
-  for (int round = 0; round < 3000; ++round) {
-    std::string text;
-    std::size_t length = next() % 300;
-    int odds = static_cast<int>(next() % 4);  // how rare the non-ASCII pieces are
-    while (text.size() < length) {
-      std::uint32_t r = next() % (8 << (2 * odds));
-      text += r < 8 ? pieces[r + 1] : (r % 3 == 0 ? "\n" : "x");
-    }
-    Utf8Scan scan = scan_utf8(text);
-    CHECK(scan.invalid == find_invalid_utf8(text));
-    CHECK(scan.newlines == count_newlines(text));
-  }
-}
-
 TEST_CASE("diagnostics print GNU style and are counted") {
   DiagnosticSink sink;
   sink.error("dump.xml", {3, 7}, "bad thing");

@@ -195,7 +195,7 @@ std::size_t find_lt_counting_lines(const char* p, std::size_t from, std::size_t 
 #ifdef __SSE2__
   const __m128i lt = _mm_set1_epi8('<'), nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
   // 64 bytes a step while there is no '<', newlines counted per byte lane and summed
-  // before a lane can overflow (63 steps of at most four), as scan_utf8 does.
+  // before a lane can overflow (63 steps of at most four).
   for (bool hit = false; !hit && i + 64 <= to;) {
     __m128i counts = zero;
     for (int steps = 0; steps < 63 && i + 64 <= to; ++steps, i += 64) {
@@ -245,7 +245,6 @@ std::uint64_t to_u64(const char* s) {
 ExportReader::ExportReader(int fd, std::string name, support::DiagnosticSink& sink, Access access)
     : fd_(fd), name_(std::move(name)), sink_(sink) {
   if (access == Access::map && mapped_.map(fd)) {
-    mapped_ok_ = true;
     buf_.view(mapped_.data(), mapped_.size());
     eof_ = true;  // the whole file is in view: nothing is left to read
   }
@@ -323,7 +322,7 @@ std::size_t ExportReader::find_tag(std::string_view name, std::size_t from) {
 }
 
 void ExportReader::touch(std::size_t to) {
-  if (!mapped_ok_) return;
+  if (!mapped_.active()) return;
   touched_ = std::max(touched_, to);
   peak_ = std::max(peak_, mapped_.held(touched_));
 }
@@ -368,7 +367,7 @@ ExportReader::PageEnd ExportReader::find_page_end(std::size_t open) {
 }
 
 bool ExportReader::input_changed() {
-  if (!mapped_ok_ || failed_ || !mapped_.shrunk()) return false;
+  if (failed_ || !mapped_.shrunk()) return false;
   sink_.error(name_, cur_at_,
               "the file became shorter while it was read (another process truncated or rewrote it); "
               "the rest is not read");
@@ -500,12 +499,12 @@ std::optional<Page> ExportReader::next() {
     close += std::strlen("</page>");
     std::string_view chunk = input(open, close);
     // Zeros that replaced a truncated file's pages are neither reported on nor handed on.
-    if (mapped_ok_ && mapped_.faulted() && input_changed()) return std::nullopt;
+    if (mapped_.faulted() && input_changed()) return std::nullopt;
     auto page = read_page(chunk, page_at);
-    if (mapped_ok_ && mapped_.faulted() && input_changed()) return std::nullopt;
+    if (mapped_.faulted() && input_changed()) return std::nullopt;
     cur_at_ = support::advance(cur_at_, chunk, page_end.newlines);
     cur_ = close;
-    if (mapped_ok_) mapped_.release(cur_);
+    mapped_.release(cur_);
     if (page) return page;
   }
   return std::nullopt;

@@ -48,8 +48,8 @@ public:
   /// buffer, or of a mapped file the part looked at and not yet released.
   std::size_t peak_buffer_bytes() const { return peak_; }
   /// Bytes read(2) into the buffer, or of a mapped file the bytes looked at.
-  std::uint64_t bytes_read() const { return mapped_ok_ ? touched_ : total_read_; }
-  bool mapped() const { return mapped_ok_; }
+  std::uint64_t bytes_read() const { return mapped_.active() ? touched_ : total_read_; }
+  bool mapped() const { return mapped_.active(); }
   /// Size of each read(2) (1 MiB); tests make it small to put a read boundary anywhere.
   void set_read_chunk(std::size_t bytes) { read_chunk_ = bytes > 0 ? bytes : 1; }
 
@@ -114,7 +114,6 @@ private:
   std::uint64_t total_read_ = 0;
   std::size_t read_chunk_ = 1 << 20;
   MappedInput mapped_;
-  bool mapped_ok_ = false;
   std::size_t touched_ = 0;      ///< of a mapped file: input offset up to which it was looked at
   std::vector<std::size_t> lt_;  ///< offsets in the current page of every '<' in it
   TextFilter want_text_;

@@ -15,6 +15,8 @@ public:
   bool map(int fd);
   ~MappedInput();
 
+  /// Whether map() succeeded: the file is read from data().
+  bool active() const { return map_ != nullptr; }
   const char* data() const { return data_; }
   std::size_t size() const { return size_; }
 

@@ -13,6 +13,7 @@
 #endif
 
 #include "ingest/languages.hpp"
+#include "support/scan.hpp"
 #include "support/sha1.hpp"
 #include "support/utf8.hpp"
 
@@ -187,53 +188,6 @@ bool decode_plain_text(std::string_view in, std::string& out, std::size_t& lengt
   return true;
 }
 
-/// Offset of the first '<' in p[from, to), or `to`; adds the '\n' bytes before it to
-/// `newlines`. Inside a page text (where '<' is always escaped) this is one pass that
-/// both finds the text's end and counts the lines the positions after it need.
-std::size_t find_lt_counting_lines(const char* p, std::size_t from, std::size_t to, std::size_t& newlines) {
-  std::size_t i = from;
-#ifdef __SSE2__
-  const __m128i lt = _mm_set1_epi8('<'), nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-  // 64 bytes a step while there is no '<', newlines counted per byte lane and summed
-  // before a lane can overflow (63 steps of at most four).
-  for (bool hit = false; !hit && i + 64 <= to;) {
-    __m128i counts = zero;
-    for (int steps = 0; steps < 63 && i + 64 <= to; ++steps, i += 64) {
-      __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-      __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 16));
-      __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 32));
-      __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 48));
-      __m128i any = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, lt), _mm_cmpeq_epi8(b, lt)),
-                                 _mm_or_si128(_mm_cmpeq_epi8(c, lt), _mm_cmpeq_epi8(d, lt)));
-      if (_mm_movemask_epi8(any) != 0) {
-        hit = true;
-        break;
-      }
-      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(a, nl));
-      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(b, nl));
-      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(c, nl));
-      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(d, nl));
-    }
-    __m128i sums = _mm_sad_epu8(counts, zero);
-    newlines += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
-                static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
-  }
-  for (; i + 16 <= to; i += 16) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-    auto lts = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, lt)));
-    auto lines = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
-    if (lts != 0) {
-      unsigned before = static_cast<unsigned>(__builtin_ctz(lts));
-      newlines += static_cast<std::size_t>(__builtin_popcount(lines & ((1u << before) - 1)));
-      return i + before;
-    }
-    newlines += static_cast<std::size_t>(__builtin_popcount(lines));
-  }
-#endif
-  for (; i < to && p[i] != '<'; ++i) newlines += p[i] == '\n';
-  return i;
-}
-
 std::uint64_t to_u64(const char* s) {
   char* end = nullptr;
   errno = 0;
@@ -341,7 +295,7 @@ ExportReader::PageEnd ExportReader::find_page_end(std::size_t open) {
   lt_.clear();
   lt_.push_back(0);
   for (std::size_t from = open + 1;;) {
-    std::size_t k = base_ + find_lt_counting_lines(buf_.data(), from - base_, buf_.size(), out.newlines);
+    std::size_t k = base_ + support::scan_counting_lines<'<'>(buf_.data(), from - base_, buf_.size(), out.newlines);
     if (k == end()) {
       from = k;
       if (!fill()) break;

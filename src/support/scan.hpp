@@ -1,7 +1,7 @@
-// Byte scans shared by the stages that walk every byte of a page (line restoration,
-// the parser, the output printers): the next byte out of a small set, sixteen bytes a
-// step with SSE2, and a plain loop elsewhere. Header-only, so the sets are compile-time
-// constants.
+// Byte scans shared by the stages that walk every byte of a page (the export reader,
+// line restoration, the parser, the output printers): the next byte out of a small set,
+// sixteen bytes a step with SSE2, and a plain loop elsewhere. Header-only, so the sets
+// are compile-time constants.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -48,6 +48,63 @@ WIKIC_SCAN_INLINE std::uint32_t scan_byte(const char* base, std::uint32_t from, 
   }
 #endif
   while (from < to && base[from] != c) ++from;
+  return from;
+}
+
+/// scan_for<Stops...> that also adds to `newlines` the '\n' bytes before the one it
+/// stops at; with no stop bytes, a count of the lines to `to`. The export reader looks
+/// for a page's end and counts its lines in one pass over the page: the count gives the
+/// position of whatever follows the page without walking it again.
+template <char... Stops>
+WIKIC_SCAN_INLINE std::size_t scan_counting_lines(const char* base, std::size_t from, std::size_t to,
+                                                  std::size_t& newlines) {
+  static_assert(((Stops != '\n') && ...), "a newline cannot both be counted and stop the scan");
+#ifdef __SSE2__
+  const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  // 64 bytes a step while no stop byte is among them, newlines counted per byte lane
+  // and summed before a lane can overflow (63 steps of at most four).
+  auto stops_in = []([[maybe_unused]] __m128i v) {
+    __m128i hit = _mm_setzero_si128();
+    ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(Stops)))), ...);
+    return hit;
+  };
+  for (bool stopped = false; !stopped && from + 64 <= to;) {
+    __m128i counts = zero;
+    for (int steps = 0; steps < 63 && from + 64 <= to; ++steps, from += 64) {
+      __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from));
+      __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from + 16));
+      __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from + 32));
+      __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from + 48));
+      if constexpr (sizeof...(Stops) > 0) {
+        __m128i any = _mm_or_si128(_mm_or_si128(stops_in(a), stops_in(b)), _mm_or_si128(stops_in(c), stops_in(d)));
+        if (_mm_movemask_epi8(any) != 0) {
+          stopped = true;
+          break;
+        }
+      }
+      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(a, nl));
+      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(b, nl));
+      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(c, nl));
+      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(d, nl));
+    }
+    __m128i sums = _mm_sad_epu8(counts, zero);
+    newlines += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
+                static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
+  }
+  for (; from + 16 <= to; from += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from));
+    auto lines = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    if constexpr (sizeof...(Stops) > 0) {
+      if (auto stops = static_cast<unsigned>(_mm_movemask_epi8(stops_in(v)))) {
+        unsigned before = static_cast<unsigned>(__builtin_ctz(stops));
+        newlines += static_cast<std::size_t>(__builtin_popcount(lines & ((1u << before) - 1)));
+        return from + before;
+      }
+    }
+    newlines += static_cast<std::size_t>(__builtin_popcount(lines));
+  }
+#endif
+  for (; from < to && ((base[from] != Stops) && ...); ++from) newlines += base[from] == '\n';
   return from;
 }
 

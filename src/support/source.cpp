@@ -7,6 +7,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "support/scan.hpp"
+
 namespace wikic::support {
 
 namespace {
@@ -80,22 +82,8 @@ std::size_t LineIndex::offset(Position at) const {
 }
 
 std::size_t count_newlines(std::string_view text) {
-  std::size_t n = 0, i = 0;
-  const char* p = text.data();
-#ifdef __SSE2__
-  // Per-byte counters summed every 255 blocks (before a byte counter can overflow): the
-  // reader counts the lines of every page it passes, twice for `wikic expand`.
-  const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-  while (i + 16 <= text.size()) {
-    __m128i counts = zero;
-    for (int k = 0; k < 255 && i + 16 <= text.size(); ++k, i += 16)
-      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), nl));
-    __m128i sums = _mm_sad_epu8(counts, zero);
-    n += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
-         static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
-  }
-#endif
-  for (; i < text.size(); ++i) n += p[i] == '\n';
+  std::size_t n = 0;
+  scan_counting_lines<>(text.data(), 0, text.size(), n);
   return n;
 }
 

@@ -2,6 +2,10 @@
 // UTF-8 validation, atomic writes and the byte scans.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "support/diagnostic.hpp"
 #include "support/files.hpp"
 #include "support/scan.hpp"
@@ -168,6 +172,45 @@ TEST_CASE("byte scans find the same first byte as a byte-by-byte search, at ever
           CHECK(scan_for<'|', '\n', '\x80'>(s.data(), f32, t32) == expect(c == '|' || c == '\n' || c == 0x80));
           CHECK(scan_byte(s.data(), f32, t32, '=') == expect(c == '='));
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("scan_counting_lines stops where a byte-by-byte search stops and counts the lines before it") {
+  // Texts longer than the 64-byte steps and the 63-step sums, including one made only of
+  // newlines (every byte lane at its most), with the stop bytes rare, dense or absent.
+  auto naive = [](const std::string& s, std::size_t from, std::size_t to, std::size_t& newlines) {
+    for (; from < to && s[from] != '<' && s[from] != '&'; ++from) newlines += s[from] == '\n';
+    return from;
+  };
+  std::vector<std::string> texts{std::string(20000, '\n'), std::string(300, 'x')};
+  unsigned seed = 11;
+  for (unsigned stop_rate : {0u, 1u, 40u}) {
+    std::string text;
+    while (text.size() < 30000) {
+      seed = seed * 1103515245u + 12345u;
+      unsigned r = (seed >> 16) % 1000;
+      if (r < stop_rate) text += (r % 2) ? '<' : '&';
+      else if (r < 200) text += '\n';
+      else text += static_cast<char>('a' + r % 26);
+    }
+    texts.push_back(text);
+  }
+  for (const std::string& s : texts) {
+    for (std::size_t from = 0; from < s.size(); from += 1 + from / 3) {
+      for (std::size_t to : {s.size(), s.size() - 7, from + 70}) {
+        if (to > s.size() || from > to) continue;
+        CAPTURE(s.size());
+        CAPTURE(from);
+        CAPTURE(to);
+        std::size_t got_lines = 3, want_lines = 3;  // adds to what the caller has
+        CHECK(scan_counting_lines<'<', '&'>(s.data(), from, to, got_lines) == naive(s, from, to, want_lines));
+        CHECK(got_lines == want_lines);
+        std::size_t all = 0;
+        CHECK(scan_counting_lines<>(s.data(), from, to, all) == to);
+        CHECK(all == static_cast<std::size_t>(std::count(s.begin() + static_cast<std::ptrdiff_t>(from),
+                                                          s.begin() + static_cast<std::ptrdiff_t>(to), '\n')));
       }
     }
   }

@@ -130,7 +130,7 @@ std::unique_ptr<PageTrees> Pipeline::parse(ingest::Page& page) {
   trees->restored = preprocess::restore_lines_in_place(page.revision.text, impl_->options.restore,
                                                        impl_->options.preprocess, {&impl_->sink, trees->file});
   clock.lap(&StageTimes::restore);
-  trees->expansion = impl_->expander.expand_page(page, std::move(spares().expansion));
+  trees->expansion = impl_->expander.expand_page(page, std::move(spares().expansion), &trees->restored.plain_runs);
   clock.lap(&StageTimes::expand);
   parse::ParseOptions parse_options;
   parse_options.page = trees->file;

@@ -896,6 +896,11 @@ Expander::~Expander() = default;
 Expansion Expander::expand_page(const ingest::Page& page) { return expand_page(page, Expansion{}); }
 
 Expansion Expander::expand_page(const ingest::Page& page, Expansion&& recycled) {
+  return expand_page(page, std::move(recycled), nullptr);
+}
+
+Expansion Expander::expand_page(const ingest::Page& page, Expansion&& recycled,
+                                const preprocess::PlainRuns* plain_runs) {
   Impl& im = *impl_;
   Expansion result;
   // The recycled buffers are taken over emptied: the result starts as empty as a new one.
@@ -931,7 +936,8 @@ Expansion Expander::expand_page(const ingest::Page& page, Expansion&& recycled) 
   // The last page's preprocessor tree, its nodes reused by the next. Per thread, as an
   // Expander may live for one page only (`wikic compile` makes one per page).
   thread_local Tree page_tree_storage;
-  Tree tree = preprocess::preprocess(page.revision.text, im.pp_options(false), {}, std::move(page_tree_storage));
+  Tree tree = preprocess::preprocess(page.revision.text, im.pp_options(false), {}, std::move(page_tree_storage),
+                                     plain_runs, nullptr);
   Frame root;
   root.tree = &tree;
   root.source = im.add_source(page.title, page.source.file, page.source.text_at, page.revision.text);

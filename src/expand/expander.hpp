@@ -17,6 +17,10 @@
 #include "preprocess/tree.hpp"
 #include "support/diagnostic.hpp"
 
+namespace wikic::preprocess {
+struct PlainRuns;
+}
+
 namespace wikic::expand {
 
 /// MediaWiki's default limits (MainConfigSchema: MaxTemplateDepth, MaxPPExpandDepth,
@@ -142,6 +146,10 @@ public:
   /// longer needed, e.g. the previous page's): its buffers are reused, its contents
   /// dropped.
   Expansion expand_page(const ingest::Page& page, Expansion&& recycled);
+  /// The same for a page restored from a collapsed one, with restoration's plain runs
+  /// (preprocess::PlainRuns; null: none), which spare the page's preprocess part of its
+  /// scan.
+  Expansion expand_page(const ingest::Page& page, Expansion&& recycled, const preprocess::PlainRuns* plain_runs);
 
 private:
   struct Impl;

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "grammar/xmlish.hpp"
+#include "support/scan.hpp"
 
 namespace wikic::preprocess {
 
@@ -151,7 +152,8 @@ const StopTables& stop_tables(bool language_conversion) {
 
 class Builder {
 public:
-  Builder(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics, Tree&& recycled)
+  Builder(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics, Tree&& recycled,
+          const PlainRuns* known, PlainRuns* record)
       : s_(text.data()), n_(static_cast<std::uint32_t>(text.size())), options_(options), diag_(diagnostics),
         tree_(std::move(recycled)), tables_(stop_tables(options.language_conversion)) {
     tree_.nodes.clear();
@@ -191,6 +193,21 @@ public:
     for (int c = 0; c < 256; ++c)
       if (element_after_slash_[c]) element_first_['/'] = true;
     for (unsigned char c : std::string_view(" \t\n\r\f\v/>")) name_stop_[c] = true;
+    if (!options.for_inclusion) {
+      if (record) {
+        record->spans.clear();
+        record->links.clear();
+        record->source_size = n_;
+        record->extension_tags = options.extension_tags;
+        record->language_conversion = options.language_conversion;
+        record->recorded = true;
+        record_ = record;
+      }
+      if (known && usable(*known)) {
+        known_ = known;
+        line_equals_ = find_line_equals(0);
+      }
+    }
   }
 
   Tree run();
@@ -345,6 +362,33 @@ private:
   }
   std::uint32_t find_closing_tag(std::string_view lower_name, std::uint32_t from, std::uint32_t& end);
 
+  // --- plain runs (PlainRuns) ---
+  // Spans recorded with other settings, on a text of another length, or with a tag name
+  // holding whitespace (then '<' before a blank and before a newline may be told apart)
+  // are not taken.
+  bool usable(const PlainRuns& known) const {
+    if (!known.recorded || known.source_size != n_ || known.language_conversion != options_.language_conversion ||
+        known.extension_tags != options_.extension_tags)
+      return false;
+    for (const std::string& tag : options_.extension_tags)
+      if (tag.find_first_of(" \t\n\r\f\v") != std::string::npos) return false;
+    return known.spans.empty() || known.spans.back().end <= n_;
+  }
+  // The first newline at or after `from` that is followed by '=', or n_.
+  std::uint32_t find_line_equals(std::uint32_t from) const {
+    for (std::uint32_t k = from; (k = support::scan_byte(s_, k, n_, '\n')) < n_; ++k)
+      if (k + 1 < n_ && s_[k + 1] == '=') return k;
+    return n_;
+  }
+  void note_plain(std::uint32_t b, std::uint32_t e) {
+    auto& spans = record_->spans;
+    if (!spans.empty() && spans.back().end == b)
+      spans.back().end = e;
+    else
+      spans.push_back({b, e});
+  }
+  void take_known_text();
+
   // --- the cases of the main loop ---
   void on_angle();
   void on_comment();
@@ -441,7 +485,47 @@ private:
 
   support::LineIndex lines_;
   bool lines_built_ = false;
+
+  PlainRuns* record_ = nullptr;       // this run's plain runs go here
+  const PlainRuns* known_ = nullptr;  // plain runs of this text before restoration
+  std::size_t known_at_ = 0;          // the first of them not yet behind i_
+  std::uint32_t line_equals_ = 0;     // find_line_equals() at or after i_ (once i_ is past, again)
 };
+
+// With nothing open at i_ inside a known plain span, the scan over the rest of that span
+// would add it as text, as it did before restoration: every byte of it is decided by
+// looking ahead only, and a newline that replaced a blank is decided like the blank (the
+// xmlish rules and stop_is_text treat all whitespace alike), except before '=', where
+// on_line_start may open a heading. So the span is taken up to such a newline, which the
+// main loop then handles itself. A `[[…]]` that on_open took whole as text is in the
+// spans (from its middle the scan decides its bytes alike), but a newline before '=' in
+// it must stop the run at its `[[`. A '<' tag taken whole as text is not in the spans:
+// from its middle the scan would decide otherwise.
+void Builder::take_known_text() {
+  const auto& spans = known_->spans;
+  while (known_at_ < spans.size() && spans[known_at_].end <= i_) ++known_at_;
+  if (known_at_ == spans.size()) {
+    known_ = nullptr;
+    return;
+  }
+  if (spans[known_at_].begin > i_) return;
+  if (line_equals_ < i_) line_equals_ = find_line_equals(i_);
+  std::uint32_t end = std::min(spans[known_at_].end, line_equals_);
+  if (end == line_equals_) {
+    // In a `[[…]]` taken whole, the newline stops on_open's scan and the piece is pushed:
+    // the run ends before the link, unless i_ is already inside it (then the scan from
+    // i_ never saw the `[[`).
+    const auto& links = known_->links;
+    auto after = std::upper_bound(links.begin(), links.end(), end,
+                                  [](std::uint32_t k, const support::Span& link) { return k < link.begin; });
+    if (after != links.begin() && std::prev(after)->end > end && std::prev(after)->begin >= i_)
+      end = std::prev(after)->begin;
+  }
+  if (end > i_) {
+    add_literal(root_, i_, end);
+    i_ = end;
+  }
+}
 
 // The first byte at or after `from` that the main loop must act on in the state whose
 // stop table is `table`: the next strcspn stop that stop_is_text() does not pass over.
@@ -491,10 +575,12 @@ Tree Builder::run() {
       continue;
     }
 
+    if (known_ && stack_.empty()) take_known_text();
     const int table = closing_ * 4 + (find_pipe_ ? 1 : 0) + (find_equals_ ? 2 : 0);
     std::uint32_t k = next_stop(i_, table);
     if (k > i_) {
       add_literal(accum(), i_, k);
+      if (record_ && stack_.empty()) note_plain(i_, k);
       i_ = k;
     }
     if (i_ >= n_) {
@@ -568,6 +654,10 @@ void Builder::on_open(bool lang_conversion) {
     std::uint32_t k = next_stop(i_ + 2, kCloseBracket * 4);
     if (k < n_ && s_[k] == ']') {  // a ']' stop is the first of two
       add_literal(accum(), i_, k + 2);
+      if (record_ && stack_.empty()) {
+        note_plain(i_, k + 2);
+        record_->links.push_back({i_, k + 2});
+      }
       i_ = k + 2;
       return;
     }
@@ -772,6 +862,7 @@ void Builder::on_angle() {
       return;
     }
     add_literal(accum(), i_, i_ + 1);
+    if (record_ && stack_.empty()) note_plain(i_, i_ + 1);
     ++i_;
     return;
   }
@@ -792,6 +883,7 @@ void Builder::on_angle() {
   if (tag_end >= n_) {
     no_more_gt_ = true;
     add_literal(accum(), i_, i_ + 1);
+    if (record_ && stack_.empty()) note_plain(i_, i_ + 1);
     ++i_;
     return;
   }
@@ -960,6 +1052,11 @@ Tree preprocess(std::string_view text, const Options& options, const DiagnosticT
 }
 
 Tree preprocess(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics, Tree&& recycled) {
+  return preprocess(text, options, diagnostics, std::move(recycled), nullptr, nullptr);
+}
+
+Tree preprocess(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics, Tree&& recycled,
+                const PlainRuns* known, PlainRuns* record) {
   if (text.size() > kMaxSourceBytes) {
     if (diagnostics.sink)
       diagnostics.sink->error(diagnostics.file, {0, 0},
@@ -967,11 +1064,12 @@ Tree preprocess(std::string_view text, const Options& options, const DiagnosticT
     text = text.substr(0, kMaxSourceBytes);
   }
   try {
-    Builder builder(text, options, diagnostics, std::move(recycled));
+    Builder builder(text, options, diagnostics, std::move(recycled), known, record);
     return builder.run();
   } catch (const boost::spirit::x3::expectation_failure<grammar::Iterator>& e) {
     // The tag rules have no expectation points today; should one be added and fail, the
     // page still gets a (flat) tree and the failure becomes a diagnostic, never a crash.
+    if (record) record->recorded = false;  // its spans stop somewhere in the page
     if (diagnostics.sink) {
       auto offset = static_cast<std::size_t>(e.where() - text.data());
       diagnostics.sink->error(diagnostics.file, support::LineIndex(text).position(offset),

@@ -3,6 +3,7 @@
 // buildDomTreeArrayFromText). Never fails: whatever does not close becomes text.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,11 +46,33 @@ struct DiagnosticTarget {
   std::string file;
 };
 
+/// Spans of a page that a preprocess run added as plain text at the top level, with no
+/// piece (`{{`, `[[`, heading) open: MediaWiki's scan decided byte by byte, looking only
+/// ahead, that nothing there starts a node. Line restoration records them on the
+/// collapsed page. Its restored text differs only by blanks turned into newlines, which
+/// every such decision treats like a blank except a newline before '=' (a heading may
+/// open): the run over the restored page takes these spans as text up to such a newline
+/// instead of scanning them again, and builds the same tree.
+struct PlainRuns {
+  std::vector<support::Span> spans;  ///< in order, disjoint, none adjacent
+  std::vector<support::Span> links;  ///< the `[[…]]` among them that were taken whole, in order
+  std::uint32_t source_size = 0;     ///< the length of the text they were found in
+  /// The settings they were found with: other tags or conversion decide otherwise.
+  std::vector<std::string> extension_tags;
+  bool language_conversion = true;
+  bool recorded = false;             ///< false: nothing to reuse
+};
+
 /// Builds the tree of `text`. The tree refers to `text`, which must outlive it.
 Tree preprocess(std::string_view text, const Options& options = {}, const DiagnosticTarget& diagnostics = {});
 /// The same, building the tree in the storage of `recycled` (a tree no longer needed):
 /// a caller preprocessing page after page reuses one node array instead of allocating
 /// and freeing one per page.
 Tree preprocess(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics, Tree&& recycled);
+/// The same, taking as text the `known` spans (recorded on this text before some of its
+/// blanks became newlines, or null) and recording this run's own in `record` (or null).
+/// Neither is used for a transclusion (`for_inclusion`).
+Tree preprocess(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics, Tree&& recycled,
+                const PlainRuns* known, PlainRuns* record);
 
 }  // namespace wikic::preprocess

@@ -351,7 +351,7 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   // page rather than allocated (a few hundred KB on a long page) and freed every time.
   thread_local Tree spare_tree;
   thread_local Flat spare_flat;
-  Tree tree = preprocess(text, quiet, {}, std::move(spare_tree));
+  Tree tree = preprocess(text, quiet, {}, std::move(spare_tree), nullptr, &result.plain_runs);
   Flat flat = std::move(spare_flat);
   flat.chars.clear();
   flat.runs.clear();
@@ -409,6 +409,7 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
     else result.text = std::move(out);
   }
   result.restored = true;
+  if (result.inserted > 0) result.plain_runs = {};
   spare_flat = std::move(flat);
   spare_tree = std::move(tree);
   if (diagnostics.sink)

@@ -26,6 +26,9 @@ struct RestoreResult {
   std::string text;
   std::size_t replaced = 0;      ///< spaces turned into newlines (offsets unchanged)
   std::size_t inserted = 0;      ///< newlines inserted where no space was (offsets shift)
+  /// The collapsed page's plain runs, for preprocessing the restored text (recorded only
+  /// when it was restored with nothing inserted, so its offsets still hold).
+  PlainRuns plain_runs;
 };
 
 /// Restores the line starts MediaWiki needs: before `{|` `|-` `|+` `|}`, cell starts

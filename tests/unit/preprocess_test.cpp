@@ -296,3 +296,103 @@ TEST_CASE("the seed page is detected as collapsed and restored") {
   CHECK(lines > 1400);
   CHECK(to_wikitext(preprocess(r.text)) == r.text);
 }
+
+namespace {
+
+// Node by node, every field: plain runs may only spare work, never change the tree.
+bool same_tree(const Tree& a, const Tree& b) {
+  if (a.root != b.root || a.nodes.size() != b.nodes.size() || a.extension_tags.size() != b.extension_tags.size())
+    return false;
+  for (std::size_t k = 0; k < a.nodes.size(); ++k) {
+    const Node &x = a.nodes[k], &y = b.nodes[k];
+    if (x.span.begin != y.span.begin || x.span.end != y.span.end || x.first_child != y.first_child ||
+        x.last_child != y.last_child || x.next_sibling != y.next_sibling || x.index != y.index || x.kind != y.kind ||
+        x.level != y.level || x.line_start != y.line_start || x.possible != y.possible)
+      return false;
+  }
+  for (std::size_t k = 0; k < a.extension_tags.size(); ++k) {
+    const ExtensionTagParts &x = a.extension_tags[k], &y = b.extension_tags[k];
+    if (x.name.begin != y.name.begin || x.name.end != y.name.end || x.attributes.begin != y.attributes.begin ||
+        x.attributes.end != y.attributes.end || x.has_inner != y.has_inner || x.has_close != y.has_close ||
+        (x.has_inner && (x.inner.begin != y.inner.begin || x.inner.end != y.inner.end)) ||
+        (x.has_close && (x.close.begin != y.close.begin || x.close.end != y.close.end)))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("plain runs of a text give the tree of it with any blanks turned into newlines") {
+  // Atoms around line starts: headings and '=' after a newline, comments alone on a line,
+  // templates at a line start, links and tags spanning blanks, unclosed pieces.
+  const std::string atoms[] = {" ", " ", " ", "\t", "\n", "=", "==", "a", "|", "-", "{", "}", "[", "]", "<", ">",
+                               "{{", "}}", "{{{", "}}}", "[[", "]]", "-{", "}-", "<!--", "-->", "<!-- c -->",
+                               "<ref>", "</ref>", "<ref ", "<pre ", "</pre>", "<nowiki>", "<span ", "<noinclude>",
+                               "</noinclude>", "<includeonly>", "</includeonly>", "== h ==", "{{T |a=b}}", "{|",
+                               "|-", "|}", "||", "!", "<section ", "\xC3\xA9"};
+  std::mt19937 rng(20261123);
+  std::uniform_int_distribution<std::size_t> pick(0, std::size(atoms) - 1), len(0, 80);
+  std::bernoulli_distribution flip(0.5);
+  std::size_t compared = 0, taken = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string text;
+    for (std::size_t k = len(rng); k > 0; --k) text += atoms[pick(rng)];
+    PlainRuns runs;
+    Tree before = preprocess(text, {}, {}, Tree{}, nullptr, &runs);
+    REQUIRE(runs.recorded);
+    std::string restored = text;
+    for (char& c : restored)
+      if ((c == ' ' || c == '\t') && flip(rng)) c = '\n';
+    Tree expected = preprocess(restored);
+    Tree got = preprocess(restored, {}, {}, Tree{}, &runs, nullptr);
+    ++compared;
+    taken += runs.spans.empty() ? 0 : 1;
+    if (!same_tree(expected, got)) FAIL("trees differ\ncollapsed: " << text << "\nrestored: " << restored);
+  }
+  CHECK(taken > compared / 2);
+  // Runs recorded with other settings or on a text of another length are not taken:
+  // without `pre` as a tag, all of this is plain; with it, not.
+  Options nowiki_only;
+  nowiki_only.extension_tags = {"nowiki"};
+  PlainRuns runs;
+  preprocess("a <pre>x</pre> b", nowiki_only, {}, Tree{}, nullptr, &runs);
+  REQUIRE(runs.spans.size() == 1);
+  CHECK(same_tree(preprocess("a <pre>x</pre>\nb"), preprocess("a <pre>x</pre>\nb", {}, {}, Tree{}, &runs, nullptr)));
+  CHECK(same_tree(preprocess("{{x}} <pre>x</pre> b", nowiki_only),
+                  preprocess("{{x}} <pre>x</pre> b", nowiki_only, {}, Tree{}, &runs, nullptr)));
+  // A transclusion neither records nor takes them.
+  Options inclusion;
+  inclusion.for_inclusion = true;
+  PlainRuns none;
+  preprocess("a b", inclusion, {}, Tree{}, nullptr, &none);
+  CHECK_FALSE(none.recorded);
+}
+
+TEST_CASE("restoration's plain runs give the restored page's tree") {
+  std::vector<std::pair<std::string, std::string>> pages;  // name, collapsed text
+  std::filesystem::path dir = std::filesystem::path(WIKIC_SOURCE_DIR) / "corpus" / "restore-lines";
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".wiki") continue;
+    std::string collapsed = read(entry.path());
+    for (char& c : collapsed)
+      if (c == '\n') c = ' ';
+    pages.emplace_back(entry.path().filename().string(), collapsed);
+  }
+  std::filesystem::path seed = shared_dir() / "peers" / "data" / "sdts.collapsed.wiki";
+  if (std::filesystem::exists(seed)) pages.emplace_back("seed", read(seed));
+  REQUIRE(pages.size() >= 3);
+  std::size_t with_spans = 0;
+  for (auto& [name, collapsed] : pages) {
+    INFO(name);
+    std::string text = collapsed;
+    RestoreResult r = restore_lines_in_place(text, RestoreMode::Always);
+    REQUIRE(r.restored);
+    CHECK(r.plain_runs.recorded == (r.inserted == 0));
+    if (!r.plain_runs.recorded) continue;
+    // A page opening with a heading has none: collapsed, the heading runs to its end.
+    with_spans += r.plain_runs.spans.empty() ? 0 : 1;
+    CHECK(same_tree(preprocess(text), preprocess(text, {}, {}, Tree{}, &r.plain_runs, nullptr)));
+  }
+  CHECK(with_spans >= 2);
+}

@@ -5,11 +5,11 @@
 
 #include <cctype>
 #include <stdexcept>
-#include <unordered_map>
 #include <yaml-cpp/yaml.h>
 
 #include "extract/schema_file.hpp"
 #include "grammar/points.hpp"
+#include "select/probe_table.hpp"
 #include "support/embedded.hpp"
 
 namespace wikic::extract {
@@ -74,12 +74,10 @@ bool word_may_start(const char* p, const char* end) {
 // and bounded (emptied when full), as extraction's other run-wide memos are.
 SharedText interned(std::string_view s) {
   if (s.empty()) return SharedText();
-  thread_local std::unordered_map<std::string_view, SharedText> table;  // keys view their values
-  if (auto it = table.find(s); it != table.end()) return it->second;
-  if (table.size() >= 4096) table.clear();
-  SharedText t(s);
-  table.emplace(t.view(), t);
-  return t;
+  thread_local select::ProbeTable<SharedText> table(4096);
+  const std::uint64_t h = std::hash<std::string_view>{}(s);
+  if (SharedText* t = table.find(h, [s](const SharedText& e) { return e.view() == s; })) return *t;
+  return table.insert(h, SharedText(s));
 }
 
 }  // namespace

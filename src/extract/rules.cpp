@@ -23,6 +23,7 @@
 #include "extract/schema_file.hpp"
 #include "parse/parser.hpp"
 #include "preprocess/restore_lines.hpp"
+#include "select/probe_table.hpp"
 #include "select/tree_conditions.hpp"
 #include "select/variants.hpp"
 #include "support/scan.hpp"
@@ -709,10 +710,10 @@ private:
   std::string points_text_;
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
   mutable std::array<std::string, 3> variant_buffers_;  ///< variants()' readings by edition
-  /// The page's texts, each once (open addressing by hash: a node per text in a map
-  /// would cost the allocation that sharing spares). `shared()` finds or adds one.
-  mutable std::vector<std::pair<std::size_t, SharedText>> texts_;
-  mutable std::size_t texts_used_ = 0;
+  /// The page's texts, each once (a node per text in a map would cost the allocation
+  /// that sharing spares), unbounded: the table lives as long as the page. `shared()`
+  /// finds or adds one.
+  mutable select::ProbeTable<SharedText> texts_{SIZE_MAX};
   SharedText shared(std::string_view s) const;
   PartLayout description_layout_, rules_layout_;
   std::vector<PartLayout::Part> parts_kept_;  ///< parts_of's scratch (see there)
@@ -1743,30 +1744,9 @@ bool PageExtractor::edition_blind(const Run* begin, const Run* end) const {
 
 SharedText PageExtractor::shared(std::string_view s) const {
   if (s.empty()) return SharedText();
-  if ((texts_used_ + 1) * 2 > texts_.size()) {
-    // Half full at most, so that a probe ends soon.
-    std::vector<std::pair<std::size_t, SharedText>> old(std::max<std::size_t>(1024, texts_.size() * 2));
-    old.swap(texts_);
-    const std::size_t mask = texts_.size() - 1;
-    for (auto& [h, t] : old) {
-      if (t.empty()) continue;
-      std::size_t i = h & mask;
-      while (!texts_[i].second.empty()) i = (i + 1) & mask;
-      texts_[i] = {h, std::move(t)};
-    }
-  }
-  const std::size_t h = std::hash<std::string_view>{}(s);
-  const std::size_t mask = texts_.size() - 1;
-  for (std::size_t i = h & mask;; i = (i + 1) & mask) {
-    auto& [slot_hash, slot] = texts_[i];
-    if (slot.empty()) {
-      slot = SharedText(s);
-      slot_hash = h;
-      ++texts_used_;
-      return slot;
-    }
-    if (slot_hash == h && slot.view() == s) return slot;
-  }
+  const std::uint64_t h = std::hash<std::string_view>{}(s);
+  if (SharedText* t = texts_.find(h, [s](const SharedText& e) { return e.view() == s; })) return *t;
+  return texts_.insert(h, SharedText(s));
 }
 
 Variants PageExtractor::variants(const Run* begin, const Run* end) const {

@@ -99,8 +99,15 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
   for (const char* p = begin; p <= limit;) {
     auto c = static_cast<unsigned char>(*p);
     bool boundary = p == begin || !ascii_alnum(static_cast<unsigned char>(p[-1]));
+    if (!boundary) {
+      // Nothing starts after a letter or digit: not here, not in the rest of this run of
+      // letters and digits, not at the byte after it. Passed in one step, not byte by byte.
+      while (p <= limit && ascii_alnum(static_cast<unsigned char>(*p))) ++p;
+      ++p;
+      continue;
+    }
     bool can_start = c == '(' || ascii_digit(c) || ascii_alpha(c) || c == 0xC3 || c == '*' || c == '-';
-    if (boundary && can_start && (c == '(' || ascii_digit(c) || c == 0xC3 || c == '*' || word_may_start(p, end))) {
+    if (can_start && (c == '(' || ascii_digit(c) || c == 0xC3 || c == '*' || word_may_start(p, end))) {
       const char* it = p;
       grammar::PointsExpression e;
       std::string basis;

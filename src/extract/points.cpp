@@ -75,7 +75,7 @@ bool word_may_start(const char* p, const char* end) {
 SharedText interned(std::string_view s) {
   if (s.empty()) return SharedText();
   thread_local select::ProbeTable<SharedText> table(4096);
-  const std::uint64_t h = std::hash<std::string_view>{}(s);
+  const std::uint64_t h = text_hash(s);
   if (SharedText* t = table.find(h, [s](const SharedText& e) { return e.view() == s; })) return *t;
   return table.insert(h, SharedText(s));
 }

@@ -663,7 +663,7 @@ private:
   std::unordered_map<std::string_view, std::size_t> by_marker_;  ///< marker → Expansion::semantic index
   PageRules out_;
   std::vector<char> cell_done_;
-  std::unordered_map<std::string, std::size_t> ids_;
+  std::unordered_map<std::string, std::size_t, TextHash> ids_;
   mutable std::vector<ClassFacts> facts_;  ///< by NodeId
   mutable std::vector<NodeId> path_;        ///< node_text's and first_byte's walk
   static constexpr std::int16_t kFirstByteUnknown = -2;
@@ -722,7 +722,7 @@ private:
   /// texts (the same bonus in several steps, a part's reading that adds nothing to the
   /// common one), and nearly half of its searches are repeats. The keys view `texts`.
   struct PointsMemo {
-    std::unordered_map<std::string_view, std::vector<Points>> by_text;
+    std::unordered_map<std::string_view, std::vector<Points>, TextHash> by_text;
     std::vector<std::unique_ptr<char[]>> blocks;
     char* block_next = nullptr;
     std::size_t block_left = 0;
@@ -811,14 +811,11 @@ PageRules PageExtractor::run() {
   cell_done_.assign(doc_.size(), 0);
   facts_.assign(doc_.size(), ClassFacts{});
   first_bytes_.assign(doc_.size(), kFirstByteUnknown);
-  // A rule comes from a table row or a ScoringRow node, one at most from each: room for
-  // all of them up front spares the rules (large records) being moved as the vector grows.
-  std::size_t rows = 0;
-  for (NodeId i = 0; i < doc_.size(); ++i) {
-    NodeKind k = doc_.node(i).kind;
-    rows += k == NodeKind::TableRow || k == NodeKind::SemanticTemplate;
-  }
-  out_.rules.reserve(rows);
+  // A rule comes from a table row or a ScoringRow node, each several nodes of the tree
+  // (the row, its cells, their text): room for one rule per 32 nodes up front spares
+  // most pages' rules (large records) being moved as the vector grows, without a pass
+  // over every node to count the rows (which cost more than the moves it spared).
+  out_.rules.reserve(doc_.size() / 32);
   walk(doc_.root(), 0);
   const std::size_t walked = out_.non_rules.size();
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
@@ -1744,7 +1741,7 @@ bool PageExtractor::edition_blind(const Run* begin, const Run* end) const {
 
 SharedText PageExtractor::shared(std::string_view s) const {
   if (s.empty()) return SharedText();
-  const std::uint64_t h = std::hash<std::string_view>{}(s);
+  const std::uint64_t h = text_hash(s);
   if (SharedText* t = texts_.find(h, [s](const SharedText& e) { return e.view() == s; })) return *t;
   return texts_.insert(h, SharedText(s));
 }

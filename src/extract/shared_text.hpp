@@ -8,6 +8,7 @@
 #include <atomic>
 #include <compare>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <ostream>
@@ -95,6 +96,53 @@ private:
     }
   }
   Rep* rep_ = nullptr;
+};
+
+/// A hash of a text for extraction's interning tables and memos, whose keys are mostly
+/// rule texts of a few hundred bytes: sixteen bytes a step in two independent lanes
+/// (std::hash's Murmur takes eight a step through one dependent chain), the lanes then
+/// mixed so that the low bits (a table's slot) and the high bits (ProbeTable's tag)
+/// both depend on every byte. Every table compares the key itself on a hash match.
+inline std::uint64_t text_hash(std::string_view s) {
+  constexpr std::uint64_t k1 = 0x9E3779B97F4A7C15ull, k2 = 0xC2B2AE3D27D4EB4Full;
+  const char* p = s.data();
+  std::size_t n = s.size();
+  std::uint64_t a = k1 ^ n, b = k2;
+  for (; n >= 16; p += 16, n -= 16) {
+    std::uint64_t x, y;
+    std::memcpy(&x, p, 8);
+    std::memcpy(&y, p + 8, 8);
+    a = (a ^ x) * k2;
+    b = (b ^ y) * k1;
+    a ^= a >> 32;
+    b ^= b >> 32;
+  }
+  if (n >= 8) {
+    std::uint64_t x;
+    std::memcpy(&x, p, 8);
+    a = (a ^ x) * k2;
+    a ^= a >> 32;
+    p += 8;
+    n -= 8;
+  }
+  if (n > 0) {
+    std::uint64_t y = 0;
+    std::memcpy(&y, p, n);
+    b = (b ^ y) * k1;
+    b ^= b >> 32;
+  }
+  // The finaliser of SplitMix64 over both lanes.
+  std::uint64_t h = a ^ (b * 0xFF51AFD7ED558CCDull);
+  h ^= h >> 30;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 27;
+  h *= 0x94D049BB133111EBull;
+  return h ^ (h >> 31);
+}
+
+/// text_hash as a hasher for the standard containers.
+struct TextHash {
+  std::size_t operator()(std::string_view s) const { return text_hash(s); }
 };
 
 }  // namespace wikic::extract

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <utility>
 
+#include "select/probe_table.hpp"
+
 namespace wikic::extract {
 
 class SharedText {
@@ -101,8 +103,9 @@ private:
 /// A hash of a text for extraction's interning tables and memos, whose keys are mostly
 /// rule texts of a few hundred bytes: sixteen bytes a step in two independent lanes
 /// (std::hash's Murmur takes eight a step through one dependent chain), the lanes then
-/// mixed so that the low bits (a table's slot) and the high bits (ProbeTable's tag)
-/// both depend on every byte. Every table compares the key itself on a hash match.
+/// mixed by select::mix64 so that the low bits (a table's slot) and the high bits
+/// (ProbeTable's tag) both depend on every byte. Every table compares the key itself
+/// on a hash match.
 inline std::uint64_t text_hash(std::string_view s) {
   constexpr std::uint64_t k1 = 0x9E3779B97F4A7C15ull, k2 = 0xC2B2AE3D27D4EB4Full;
   const char* p = s.data();
@@ -131,13 +134,7 @@ inline std::uint64_t text_hash(std::string_view s) {
     b = (b ^ y) * k1;
     b ^= b >> 32;
   }
-  // The finaliser of SplitMix64 over both lanes.
-  std::uint64_t h = a ^ (b * 0xFF51AFD7ED558CCDull);
-  h ^= h >> 30;
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 27;
-  h *= 0x94D049BB133111EBull;
-  return h ^ (h >> 31);
+  return select::mix64(a ^ (b * 0xFF51AFD7ED558CCDull));
 }
 
 /// text_hash as a hasher for the standard containers.

@@ -1,13 +1,12 @@
 // `wikic compile INPUT… --out DIR`: runs the pipeline over every page and writes the
-// outputs into DIR atomically: the page manifest (pages.yaml, pages.xml), the rule
-// database (rules.yaml, rules.xml, rules.json, streamed page by page) and every
-// diagnostic (diagnostics.txt); and, when the input holds translations, the translation
-// report in DIR/l10n/ (as `wikic l10n`).
+// outputs into DIR, replacing the old ones together once all are on disk: the page
+// manifest (pages.yaml, pages.xml), the rule database (rules.yaml, rules.xml,
+// rules.json, streamed page by page) and every diagnostic (diagnostics.txt); and, when
+// the input holds translations, the translation report in DIR/l10n/ (as `wikic l10n`).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -46,13 +45,13 @@ Runner add_compile(CLI::App& app) {
     // Diagnostics are streamed to stderr and to diagnostics.txt as they come (a large
     // export has tens of thousands); each page reports into a sink of its own, so none
     // of them is held for the whole run.
-    std::ofstream diagnostics_file;
+    std::ostream* diagnostics_file = nullptr;
     std::size_t page_warnings = 0, page_errors = 0;
     auto record = [&](const support::Diagnostic& d) {
       std::string line = d.format();
       line += '\n';
       std::cerr << line;
-      if (diagnostics_file.is_open()) diagnostics_file << line;
+      if (diagnostics_file) *diagnostics_file << line;
     };
     // A page's diagnostics are written together once it is compiled: std::cerr is
     // unbuffered, and a system call per line was a measurable part of a large run.
@@ -100,13 +99,28 @@ Runner add_compile(CLI::App& app) {
       sink.error(opt->out, support::nowhere, "cannot create output folder: " + ec.message());
       return finish(sink, 0, true);
     }
-    // The rule files are written to temporaries as pages arrive and renamed at the end,
-    // so a reader never sees a half-written database.
-    const char* rule_files[] = {"rules.yaml", "rules.xml", "rules.json"};
-    std::ofstream streams[3];
-    for (int i = 0; i < 3; ++i) streams[i].open(opt->out + "/." + rule_files[i] + ".tmp", std::ios::binary);
-    const std::string diagnostics_tmp = opt->out + "/.diagnostics.txt.tmp";
-    diagnostics_file.open(diagnostics_tmp, std::ios::binary);
+    // Every file of the folder is written to a temporary of this run and all replace the
+    // old ones together at the end (support::commit_together): a reader never sees a
+    // half-written database, nor a new rules.yaml beside an old rules.xml; a run that
+    // fails leaves the last good output as it was. A folder that cannot take the files
+    // stops the run before any page is compiled.
+    support::AtomicFile yaml_file(opt->out + "/rules.yaml"), xml_file(opt->out + "/rules.xml"),
+        json_file(opt->out + "/rules.json"), diagnostics_out(opt->out + "/diagnostics.txt"),
+        pages_yaml(opt->out + "/pages.yaml"), pages_xml(opt->out + "/pages.xml");
+    const std::vector<support::AtomicFile*> outputs{&yaml_file, &xml_file,   &json_file,
+                                                    &diagnostics_out, &pages_yaml, &pages_xml};
+    auto report_write_error = [&](const std::string& error) {  // "path: reason"
+      std::size_t colon = error.rfind(": ");
+      sink.error(error.substr(0, colon), support::nowhere, "cannot write: " + error.substr(colon + 2));
+    };
+    for (support::AtomicFile* file : outputs) {
+      std::string error;
+      if (!file->open(error)) {
+        report_write_error(error);
+        return finish(sink, 0, true);
+      }
+    }
+    diagnostics_file = &diagnostics_out.stream();
     std::optional<emit::RulesWriter> writer;
     PipelineOptions pipeline_options;
     pipeline_options.lint_redundant = !opt->lints.empty();
@@ -115,11 +129,11 @@ Runner add_compile(CLI::App& app) {
       // Unit pages (Translate's namespace 1198) are fragments of a page, not pages: their
       // rules are the translation page's, which `wikic l10n` compares.
       if (is_template(page) || !page.redirect.empty() || page.ns == l10n::kTranslationsNamespace) return;
-      if (!writer) writer.emplace(streams[0], streams[1], streams[2], header);
+      if (!writer) writer.emplace(yaml_file.stream(), xml_file.stream(), json_file.stream(), header);
       support::DiagnosticSink page_sink(record_page);
       auto rules = Pipeline(*store, page_sink, pipeline_options).compile(page);
       std::cerr << page_lines;
-      diagnostics_file << page_lines;
+      *diagnostics_file << page_lines;
       page_lines.clear();
       Stopwatch clock(timed);
       writer->page(rules);
@@ -141,7 +155,7 @@ Runner add_compile(CLI::App& app) {
     });
     if (!store) store.emplace(ingest::default_site());
     for (auto& page : kept) extract(page);
-    if (!writer) writer.emplace(streams[0], streams[1], streams[2], header);
+    if (!writer) writer.emplace(yaml_file.stream(), xml_file.stream(), json_file.stream(), header);
     writer->finish();
     std::string summary = writer->totals().text();
     bool io_failure = stats.io_failure;
@@ -156,35 +170,19 @@ Runner add_compile(CLI::App& app) {
       if (!write_l10n(report, opt->out + "/l10n", sink)) io_failure = true;
       l10n_line = l10n_summary(report);
     }
-    for (int i = 0; i < 3; ++i) {
-      std::string tmp = opt->out + "/." + rule_files[i] + ".tmp";
-      streams[i].close();
-      std::filesystem::rename(tmp, opt->out + "/" + rule_files[i], ec);
-      if (!streams[i] || ec) {
-        sink.error(opt->out + "/" + rule_files[i], support::nowhere, "cannot write: " + (ec ? ec.message() : "write failed"));
-        std::filesystem::remove(tmp, ec);
-        io_failure = true;
-      }
-    }
     // diagnostics.txt is the run's record: every diagnostic and the summaries.
     auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
-    diagnostics_file << "wikic: " << count(stats.pages, "page") << ", " << count(sink.warnings() + page_warnings, "warning")
-                     << ", " << count(sink.errors() + page_errors, "error") << "\n";
-    diagnostics_file << "wikic: rules: " << summary << "\n";
-    if (!l10n_line.empty()) diagnostics_file << "wikic: l10n: " << l10n_line << "\n";
-    diagnostics_file.close();
-    std::filesystem::rename(diagnostics_tmp, opt->out + "/diagnostics.txt", ec);
-    if (!diagnostics_file || ec) {
-      sink.error(opt->out + "/diagnostics.txt", support::nowhere, "cannot write: " + (ec ? ec.message() : "write failed"));
-      std::filesystem::remove(diagnostics_tmp, ec);
+    *diagnostics_file << "wikic: " << count(stats.pages, "page") << ", " << count(sink.warnings() + page_warnings, "warning")
+                      << ", " << count(sink.errors() + page_errors, "error") << "\n";
+    *diagnostics_file << "wikic: rules: " << summary << "\n";
+    if (!l10n_line.empty()) *diagnostics_file << "wikic: l10n: " << l10n_line << "\n";
+    diagnostics_file = nullptr;  // what is reported from here on cannot be in it
+    pages_yaml.stream() << manifest.to_yaml();
+    pages_xml.stream() << manifest.to_xml();
+    std::vector<std::string> errors;
+    if (!support::commit_together(outputs, errors)) {
+      for (const auto& error : errors) report_write_error(error);
       io_failure = true;
-    }
-    for (auto [name, text] : {std::pair{"pages.yaml", manifest.to_yaml()}, std::pair{"pages.xml", manifest.to_xml()}}) {
-      std::string error;
-      if (!support::write_file_atomic(opt->out + "/" + name, text, error)) {
-        sink.error(error.substr(0, error.find(": ")), support::nowhere, "cannot write: " + error.substr(error.find(": ") + 2));
-        io_failure = true;
-      }
     }
     std::cerr << "wikic: rules: " << summary << '\n';
     if (!l10n_line.empty()) std::cerr << "wikic: l10n: " << l10n_line << '\n';

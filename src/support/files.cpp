@@ -1,6 +1,8 @@
-// POSIX implementation of whole-file reads and atomic writes.
+// POSIX implementation of whole-file reads and atomic, durable writes (files.hpp).
 #include "support/files.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,7 +13,47 @@
 namespace wikic::support {
 
 namespace {
-std::string os_error(const std::string& path) { return path + ": " + std::strerror(errno); }
+std::string os_error(const std::string& path, int error = errno) { return path + ": " + std::strerror(error); }
+
+/// Writes all of [p, p + n) to `fd`, across short writes and signals; the errno of a
+/// failure, else 0.
+int write_all(int fd, const char* p, std::size_t n) {
+  while (n > 0) {
+    ssize_t k = ::write(fd, p, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) return errno;
+    p += k;
+    n -= static_cast<std::size_t>(k);
+  }
+  return 0;
+}
+
+/// The temporary beside `path`: hidden, so that a reader globbing the folder does not
+/// pick it up, and named by the process and a count within it, so that no two writers
+/// (two runs, or two AtomicFiles of one path in one process) ever share one.
+std::string temporary_for(const std::string& path) {
+  static std::atomic<unsigned> made{0};
+  std::size_t slash = path.rfind('/');
+  std::size_t name = slash == std::string::npos ? 0 : slash + 1;
+  return path.substr(0, name) + "." + path.substr(name) + ".tmp." + std::to_string(::getpid()) + "." +
+         std::to_string(made.fetch_add(1, std::memory_order_relaxed));
+}
+
+std::string folder_of(const std::string& path) {
+  std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// A rename is durable only once the folder's entry is on disk too. Some file systems
+// refuse fsync on a folder (EINVAL); the rename has happened by then, so that is not
+// an error of the run.
+void sync_folder(const std::string& folder) {
+  int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
 }  // namespace
 
 std::optional<std::string> read_file(const std::string& path, std::string& error) {
@@ -44,38 +86,145 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
   return out;
 }
 
-bool write_file_atomic(const std::string& path, std::string_view content, std::string& error) {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    error = os_error(tmp);
-    return false;
-  }
-  const char* p = content.data();
-  std::size_t left = content.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      error = os_error(tmp);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return false;
+// The stream's buffer: 64 KB gathered into one write(2), and a large block (the rule
+// printers hand over a whole page, about 1.5 MB) written straight from the caller's
+// memory instead of being copied through the buffer. After a failed write every later
+// one fails too, so a full disk stops the file where it broke.
+class AtomicFile::Buffer : public std::streambuf {
+public:
+  explicit Buffer(int fd) : fd_(fd), space_(std::size_t{1} << 16) { reset(); }
+  int error() const { return error_; }
+
+protected:
+  int_type overflow(int_type c) override {
+    if (!drain()) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
     }
-    p += n;
-    left -= static_cast<std::size_t>(n);
+    return traits_type::not_eof(c);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    error = os_error(tmp);
-    ::unlink(tmp.c_str());
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (n > epptr() - pptr()) {
+      if (!drain()) return 0;
+      if (static_cast<std::size_t>(n) >= space_.size()) return put_through(s, static_cast<std::size_t>(n)) ? n : 0;
+    }
+    std::memcpy(pptr(), s, static_cast<std::size_t>(n));
+    pbump(static_cast<int>(n));
+    return n;
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+private:
+  int fd_;
+  std::vector<char> space_;
+  int error_ = 0;
+
+  void reset() { setp(space_.data(), space_.data() + space_.size()); }
+  bool drain() {
+    const char* begin = pbase();
+    std::size_t n = static_cast<std::size_t>(pptr() - pbase());
+    reset();
+    return put_through(begin, n);
+  }
+  bool put_through(const char* p, std::size_t n) {
+    if (error_ == 0 && n > 0) error_ = write_all(fd_, p, n);
+    return error_ == 0;
+  }
+};
+
+AtomicFile::AtomicFile(std::string path)
+    : path_(std::move(path)), temporary_(temporary_for(path_)), stream_(nullptr) {}
+
+AtomicFile::~AtomicFile() { discard(); }
+
+bool AtomicFile::open(std::string& error) {
+  discard();
+  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    error = os_error(path_);
     return false;
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = os_error(path);
-    ::unlink(tmp.c_str());
-    return false;
-  }
+  synced_ = false;
+  buffer_ = std::make_unique<Buffer>(fd_);
+  stream_.rdbuf(buffer_.get());
+  stream_.clear();
   return true;
+}
+
+bool AtomicFile::sync(std::string& error) {
+  if (synced_) return true;
+  if (fd_ < 0 || !buffer_) {
+    error = path_ + ": not open for writing";
+    return false;
+  }
+  stream_.flush();
+  int failed = buffer_->error();
+  if (failed == 0 && !stream_) failed = EIO;
+  if (failed == 0 && ::fsync(fd_) != 0) failed = errno;
+  if (failed == 0 && ::close(fd_) != 0) failed = errno;
+  else if (failed != 0) ::close(fd_);
+  fd_ = -1;
+  stream_.rdbuf(nullptr);
+  buffer_.reset();
+  if (failed != 0) {
+    error = os_error(path_, failed);
+    ::unlink(temporary_.c_str());
+    return false;
+  }
+  synced_ = true;
+  return true;
+}
+
+void AtomicFile::discard() {
+  if (fd_ >= 0) ::close(fd_);
+  if (fd_ >= 0 || synced_) ::unlink(temporary_.c_str());
+  fd_ = -1;
+  synced_ = false;
+  stream_.rdbuf(nullptr);
+  buffer_.reset();
+}
+
+bool AtomicFile::place(std::string& error) {
+  synced_ = false;  // renamed or removed below: nothing is left for discard()
+  if (std::rename(temporary_.c_str(), path_.c_str()) == 0) return true;
+  error = os_error(path_);
+  ::unlink(temporary_.c_str());
+  return false;
+}
+
+bool AtomicFile::commit(std::string& error) {
+  if (!sync(error) || !place(error)) return false;
+  sync_folder(folder_of(path_));
+  return true;
+}
+
+bool commit_together(const std::vector<AtomicFile*>& files, std::vector<std::string>& errors) {
+  std::size_t before = errors.size();
+  for (AtomicFile* f : files) {
+    std::string error;
+    if (!f->sync(error)) errors.push_back(error);
+  }
+  if (errors.size() != before) {
+    for (AtomicFile* f : files) f->discard();
+    return false;
+  }
+  std::vector<std::string> folders;
+  for (AtomicFile* f : files) {
+    std::string error;
+    if (!f->place(error)) errors.push_back(error);
+    std::string folder = folder_of(f->path());
+    if (std::find(folders.begin(), folders.end(), folder) == folders.end()) folders.push_back(folder);
+  }
+  for (const auto& folder : folders) sync_folder(folder);
+  return errors.size() == before;
+}
+
+bool write_file_atomic(const std::string& path, std::string_view content, std::string& error) {
+  AtomicFile file(path);
+  if (!file.open(error)) return false;
+  file.stream().write(content.data(), static_cast<std::streamsize>(content.size()));
+  return file.commit(error);
 }
 
 }  // namespace wikic::support

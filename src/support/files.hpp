@@ -1,17 +1,67 @@
 // File I/O with the guarantees the nightly regeneration relies on: reads report the
-// OS error text, and writes are atomic (a temp file in the same folder, then rename),
-// so a reader of out/ never sees a half-written file.
+// OS error text, and writes replace a file only once it is whole and on disk (a
+// temporary in the same folder, fsync, rename), so a reader of out/ never sees a
+// half-written file, not even after a crash, and two runs into one folder do not mix.
 #pragma once
+#include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace wikic::support {
 
 /// Whole file into a string; on failure nullopt and `error` holds "path: reason".
 std::optional<std::string> read_file(const std::string& path, std::string& error);
 
-/// Writes `content` to `path` atomically; false and `error` set on failure.
+/// A file that replaces `path` only when it is complete. Its bytes go to a temporary
+/// beside it, `.NAME.tmp.PID.N` (its own for each writer, so two runs into one folder
+/// cannot write into each other's), and commit() renames that over `path`: of two
+/// writers, the last to commit wins whole. Destroyed without a commit, the temporary is
+/// removed and `path` keeps what it had.
+class AtomicFile {
+public:
+  explicit AtomicFile(std::string path);
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  ~AtomicFile();
+
+  /// Creates the temporary; false and `error` ("temp: reason") if it cannot.
+  bool open(std::string& error);
+  /// Where the content goes. A failed write (disk full) sets badbit; sync() reports it.
+  std::ostream& stream() { return stream_; }
+  /// Writes out what is buffered and waits until the disk has it (fsync): after a crash
+  /// a renamed file must not turn out empty. False and `error` on any failure so far.
+  bool sync(std::string& error);
+  /// sync() if not done, then renames the temporary over `path`.
+  bool commit(std::string& error);
+  /// Removes the temporary; `path` is left alone.
+  void discard();
+
+  const std::string& path() const { return path_; }
+  const std::string& temporary() const { return temporary_; }
+
+private:
+  class Buffer;
+  std::string path_, temporary_;
+  int fd_ = -1;
+  bool synced_ = false;
+  std::unique_ptr<Buffer> buffer_;
+  std::ostream stream_;
+
+  /// Renames the synced temporary over `path` (the temporary is gone either way).
+  bool place(std::string& error);
+  friend bool commit_together(const std::vector<AtomicFile*>& files, std::vector<std::string>& errors);
+};
+
+/// Replaces a set of files together: every file is synced before any is renamed, so a
+/// failure (disk full, a vanished folder) leaves all of them as they were rather than
+/// a new rules.yaml beside an old rules.xml. The folders' entries are synced last.
+/// False and one "path: reason" per failure in `errors`.
+bool commit_together(const std::vector<AtomicFile*>& files, std::vector<std::string>& errors);
+
+/// Writes `content` to `path` atomically (one AtomicFile); false and `error` on failure.
 bool write_file_atomic(const std::string& path, std::string_view content, std::string& error);
 
 }  // namespace wikic::support

@@ -2,6 +2,10 @@
 // (atomic, byte-identical outputs), exit codes and the closing summary line.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "util/run.hpp"
 
 using wikic::test::run_wikic;
@@ -87,6 +91,44 @@ TEST_CASE("exit codes: 1 for input errors, 2 for a missing input") {
   auto missing = run_wikic("compile " + (dir / "nope.xml").string() + " --out " + (dir / "o2").string());
   CHECK(missing.status == 2);
   CHECK(missing.err.find("nope.xml: error: cannot open: No such file or directory") != std::string::npos);
+}
+
+TEST_CASE("a compile that cannot write its output leaves the last good output whole") {
+  ScratchDir dir;
+  std::string input = source_path("corpus/wica/scoring-during-turn-sequence.xml");
+  std::string out = (dir / "o").string();
+  REQUIRE(run_wikic("compile " + input + " --out " + out).status == 0);
+  std::vector<std::pair<std::string, std::string>> before;
+  for (const auto& e : std::filesystem::directory_iterator(out))
+    before.emplace_back(e.path().filename().string(), slurp(e.path()));
+  std::sort(before.begin(), before.end());
+  REQUIRE(before.size() == 6);
+
+  // A file size limit below rules.yaml's size makes write(2) fail (EFBIG) as a full
+  // disk would (ENOSPC); the shell ignores the signal the limit raises, and the
+  // compiler inherits that.
+  std::string err = (dir / "err").string();
+  std::string cmd = "(ulimit -f 200; trap '' XFSZ; exec " + wikic::test::wikic_binary() + " compile " + input +
+                    " --out " + out + ") >/dev/null 2>" + err;
+  int raw = std::system(cmd.c_str());
+  REQUIRE(WIFEXITED(raw));
+  CHECK(WEXITSTATUS(raw) == 2);
+  std::string messages = slurp(err);
+  CHECK(messages.find(out + "/rules.yaml: error: cannot write: File too large\n") != std::string::npos);
+
+  std::vector<std::pair<std::string, std::string>> after;
+  for (const auto& e : std::filesystem::directory_iterator(out))
+    after.emplace_back(e.path().filename().string(), slurp(e.path()));
+  std::sort(after.begin(), after.end());
+  CHECK(after == before);  // every file as the last good run left it, no temporaries
+
+  // Nothing is opened into a folder that cannot take the files: the run stops at once.
+  if (std::filesystem::is_directory("/proc/self")) {
+    auto refused = run_wikic("compile " + input + " --out /proc/self");
+    CHECK(refused.status == 2);
+    CHECK(refused.err.find("/proc/self/rules.yaml: error: cannot write: ") == 0);
+    CHECK(refused.err.find("wikic: 0 pages, 0 warnings, 1 error\n") != std::string::npos);
+  }
 }
 
 TEST_CASE("wikic expand prints the page with semantic templates as calls") {

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <csignal>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,8 @@
 #include "support/source.hpp"
 #include "support/utf8.hpp"
 #include "util/run.hpp"
+
+#include <sys/resource.h>
 
 using namespace wikic::support;
 
@@ -145,6 +149,119 @@ TEST_CASE("atomic write replaces a file whole and reports failures") {
   REQUIRE(back);
   CHECK(*back == "second");
   CHECK_FALSE(read_file((dir / "nope").string(), error));
+}
+
+namespace {
+std::vector<std::string> folder_entries(const std::filesystem::path& folder) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(folder)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+}  // namespace
+
+TEST_CASE("an atomic file holds every byte written, in small pieces and in blocks larger than its buffer") {
+  wikic::test::ScratchDir dir;
+  auto path = (dir / "rules.json").string();
+  AtomicFile file(path);
+  std::string error;
+  REQUIRE(file.open(error));
+  CHECK(file.temporary().find("/.rules.json.tmp.") != std::string::npos);
+  std::string expected;
+  std::uint32_t seed = 7;
+  for (int i = 0; i < 400; ++i) {
+    seed = seed * 1103515245u + 12345u;
+    // Sizes from one byte to three times the 64 KB buffer, so every path of the buffer
+    // (gather, drain then gather, drain then write straight) is taken many times.
+    std::size_t n = i % 7 == 0 ? 200000 + seed % 9000 : i % 3 == 0 ? 65536 - seed % 50 : 1 + seed % 3000;
+    std::string piece(n, static_cast<char>('a' + i % 26));
+    piece[0] = '\n';
+    if (i % 2) file.stream() << piece;
+    else
+      for (char c : piece.substr(0, 64)) file.stream().put(c), expected += c;
+    if (i % 2) expected += piece;
+  }
+  CHECK(std::filesystem::exists(file.temporary()));
+  CHECK_FALSE(std::filesystem::exists(path));  // nothing replaces the path before commit
+  REQUIRE(file.commit(error));
+  CHECK(wikic::test::slurp(path) == expected);
+  CHECK(folder_entries(dir.path) == std::vector<std::string>{"rules.json"});
+}
+
+TEST_CASE("an atomic file dropped without commit leaves the old file and no temporary") {
+  wikic::test::ScratchDir dir;
+  auto path = (dir / "rules.yaml").string();
+  std::string error;
+  REQUIRE(write_file_atomic(path, "old database\n", error));
+  {
+    AtomicFile file(path);
+    REQUIRE(file.open(error));
+    file.stream() << "half a new datab";
+  }
+  CHECK(wikic::test::slurp(path) == "old database\n");
+  CHECK(folder_entries(dir.path) == std::vector<std::string>{"rules.yaml"});
+}
+
+TEST_CASE("two writers of one path never share a temporary: the last to commit wins whole") {
+  wikic::test::ScratchDir dir;
+  auto path = (dir / "rules.xml").string();
+  AtomicFile first(path), second(path);
+  std::string error;
+  REQUIRE(first.open(error));
+  REQUIRE(second.open(error));
+  CHECK(first.temporary() != second.temporary());
+  for (int i = 0; i < 1000; ++i) first.stream() << "first " << i << '\n', second.stream() << "second " << i << '\n';
+  REQUIRE(second.commit(error));
+  std::string second_text = wikic::test::slurp(path);
+  REQUIRE(first.commit(error));
+  std::string first_text = wikic::test::slurp(path);
+  CHECK(second_text.rfind("second 0\n", 0) == 0);
+  CHECK(second_text.find("first") == std::string::npos);
+  CHECK(first_text.rfind("first 0\n", 0) == 0);
+  CHECK(first_text.find("second") == std::string::npos);
+  CHECK(first_text.size() == second_text.size() - 1000);
+}
+
+TEST_CASE("files committed together: a failed write replaces none of them") {
+  wikic::test::ScratchDir dir;
+  std::string error;
+  auto small_path = (dir / "pages.yaml").string(), big_path = (dir / "rules.yaml").string();
+  REQUIRE(write_file_atomic(small_path, "old pages\n", error));
+  REQUIRE(write_file_atomic(big_path, "old rules\n", error));
+  AtomicFile small(small_path), big(big_path);
+  REQUIRE(small.open(error));
+  REQUIRE(big.open(error));
+  small.stream() << "new pages\n";
+  // A file size limit makes write(2) fail with EFBIG, as a full disk fails it with
+  // ENOSPC; the signal the limit would raise is ignored for the test.
+  struct rlimit old_limit {};
+  REQUIRE(::getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit limit = old_limit;
+  limit.rlim_cur = 100000;
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &limit) == 0);
+  big.stream() << std::string(300000, 'r');
+  std::vector<std::string> errors;
+  bool committed = commit_together({&small, &big}, errors);
+  ::setrlimit(RLIMIT_FSIZE, &old_limit);
+  std::signal(SIGXFSZ, old_handler);
+  CHECK_FALSE(committed);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0] == big_path + ": File too large");
+  CHECK(wikic::test::slurp(small_path) == "old pages\n");
+  CHECK(wikic::test::slurp(big_path) == "old rules\n");
+  CHECK(folder_entries(dir.path) == std::vector<std::string>{"pages.yaml", "rules.yaml"});
+
+  // Without the limit both are replaced.
+  AtomicFile small2(small_path), big2(big_path);
+  REQUIRE(small2.open(error));
+  REQUIRE(big2.open(error));
+  small2.stream() << "new pages\n";
+  big2.stream() << std::string(300000, 'r');
+  REQUIRE(commit_together({&small2, &big2}, errors));
+  CHECK(wikic::test::slurp(small_path) == "new pages\n");
+  CHECK(wikic::test::slurp(big_path).size() == 300000);
+  CHECK(folder_entries(dir.path) == std::vector<std::string>{"pages.yaml", "rules.yaml"});
 }
 
 TEST_CASE("byte scans find the same first byte as a byte-by-byte search, at every offset") {

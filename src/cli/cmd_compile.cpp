@@ -107,16 +107,12 @@ Runner add_compile(CLI::App& app) {
     support::AtomicFile yaml_file(opt->out + "/rules.yaml"), xml_file(opt->out + "/rules.xml"),
         json_file(opt->out + "/rules.json"), diagnostics_out(opt->out + "/diagnostics.txt"),
         pages_yaml(opt->out + "/pages.yaml"), pages_xml(opt->out + "/pages.xml");
-    const std::vector<support::AtomicFile*> outputs{&yaml_file, &xml_file,   &json_file,
-                                                    &diagnostics_out, &pages_yaml, &pages_xml};
-    auto report_write_error = [&](const std::string& error) {  // "path: reason"
-      std::size_t colon = error.rfind(": ");
-      sink.error(error.substr(0, colon), support::nowhere, "cannot write: " + error.substr(colon + 2));
-    };
+    std::vector<support::AtomicFile*> outputs{&yaml_file, &xml_file,   &json_file,
+                                              &diagnostics_out, &pages_yaml, &pages_xml};
     for (support::AtomicFile* file : outputs) {
       std::string error;
       if (!file->open(error)) {
-        report_write_error(error);
+        report_write_error(sink, error);
         return finish(sink, 0, true);
       }
     }
@@ -160,6 +156,8 @@ Runner add_compile(CLI::App& app) {
     std::string summary = writer->totals().text();
     bool io_failure = stats.io_failure;
     std::string l10n_line;
+    std::vector<std::unique_ptr<support::AtomicFile>> l10n_files;  // committed with the rest
+    bool l10n_staged = true;
     if (translations.has_translations()) {
       // The comparison compiles each source and translated page again; their own
       // warnings were reported above (or belong to pages built from units), so they are
@@ -167,7 +165,8 @@ Runner add_compile(CLI::App& app) {
       support::DiagnosticSink quiet;
       Pipeline pipeline(*store, quiet, pipeline_options);
       l10n::Report report = translations.build({}, [&](ingest::Page& page) { return pipeline.compile(page); }, sink);
-      if (!write_l10n(report, opt->out + "/l10n", sink)) io_failure = true;
+      l10n_files = stage_l10n(report, opt->out + "/l10n", sink, l10n_staged);
+      for (auto& file : l10n_files) outputs.push_back(file.get());
       l10n_line = l10n_summary(report);
     }
     // diagnostics.txt is the run's record: every diagnostic and the summaries.
@@ -180,8 +179,11 @@ Runner add_compile(CLI::App& app) {
     pages_yaml.stream() << manifest.to_yaml();
     pages_xml.stream() << manifest.to_xml();
     std::vector<std::string> errors;
-    if (!support::commit_together(outputs, errors)) {
-      for (const auto& error : errors) report_write_error(error);
+    if (!l10n_staged) {
+      for (support::AtomicFile* file : outputs) file->discard();  // the last good output stays whole
+      io_failure = true;
+    } else if (!support::commit_together(outputs, errors)) {
+      for (const auto& error : errors) report_write_error(sink, error);
       io_failure = true;
     }
     std::cerr << "wikic: rules: " << summary << '\n';

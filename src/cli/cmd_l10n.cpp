@@ -1,6 +1,6 @@
 // `wikic l10n INPUT… --out DIR [--previous DIR] [--lang fr,cs]`: the translation report
-// of an export (Translate extension pages) into DIR/l10n/. `wikic compile` calls
-// write_l10n() too when its input holds translations.
+// of an export (Translate extension pages) into DIR/l10n/. `wikic compile` stages the
+// same files (stage_l10n) when its input holds translations, and commits them with its own.
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -14,22 +14,49 @@
 
 namespace wikic::cli {
 
-bool write_l10n(const l10n::Report& report, const std::string& dir, support::DiagnosticSink& sink) {
+std::vector<std::unique_ptr<support::AtomicFile>> stage_l10n(const l10n::Report& report, const std::string& dir,
+                                                             support::DiagnosticSink& sink, bool& ok) {
+  std::vector<std::unique_ptr<support::AtomicFile>> files;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
     sink.error(dir, support::nowhere, "cannot create output folder: " + ec.message());
-    return false;
+    ok = false;
+    return files;
   }
-  bool ok = true;
   for (const auto& [name, text] : l10n::render_report(report)) {
+    auto file = std::make_unique<support::AtomicFile>(dir + "/" + name);
     std::string error;
-    if (!support::write_file_atomic(dir + "/" + name, text, error)) {
-      sink.error(dir + "/" + name, support::nowhere, "cannot write: " + error);
+    if (!file->open(error)) {
+      report_write_error(sink, error);
       ok = false;
+      return {};
     }
+    file->stream() << text;
+    files.push_back(std::move(file));
   }
-  return ok;
+  return files;
+}
+
+bool write_l10n(const l10n::Report& report, const std::string& dir, support::DiagnosticSink& sink) {
+  bool ok = true;
+  auto files = stage_l10n(report, dir, sink, ok);
+  if (!ok) return false;
+  std::vector<support::AtomicFile*> group;
+  for (auto& f : files) group.push_back(f.get());
+  std::vector<std::string> errors;
+  if (support::commit_together(group, errors)) return true;
+  for (const auto& error : errors) report_write_error(sink, error);
+  return false;
+}
+
+void report_write_error(support::DiagnosticSink& sink, const std::string& error) {
+  std::size_t colon = error.rfind(": ");
+  if (colon == std::string::npos) {
+    sink.error(error, support::nowhere, "cannot write");
+    return;
+  }
+  sink.error(error.substr(0, colon), support::nowhere, "cannot write: " + error.substr(colon + 2));
 }
 
 std::string l10n_summary(const l10n::Report& report) {

@@ -4,10 +4,12 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "support/diagnostic.hpp"
+#include "support/files.hpp"
 
 namespace wikic::l10n {
 struct Report;
@@ -29,8 +31,15 @@ Runner add_select(CLI::App& app);
 Runner add_query(CLI::App& app);
 Runner add_l10n(CLI::App& app);
 
-/// Writes the translation report into `dir` (atomically, file by file); false on failure.
+/// Writes the translation report into `dir`, its files replacing the old ones together
+/// (support::commit_together); false on failure, reported into `sink`.
 bool write_l10n(const l10n::Report& report, const std::string& dir, support::DiagnosticSink& sink);
+/// The report's files as open AtomicFiles holding their content, for a caller that
+/// commits them together with its own outputs; `ok` false (and nothing) on failure.
+std::vector<std::unique_ptr<support::AtomicFile>> stage_l10n(const l10n::Report& report, const std::string& dir,
+                                                             support::DiagnosticSink& sink, bool& ok);
+/// Reports a support::AtomicFile failure ("path: reason") as "path: error: cannot write: reason".
+void report_write_error(support::DiagnosticSink& sink, const std::string& error);
 /// "fr 41% (5/12, 2 fuzzy), …" for the closing lines.
 std::string l10n_summary(const l10n::Report& report);
 

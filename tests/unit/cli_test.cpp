@@ -3,8 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 #include <vector>
+
+#include <sys/stat.h>
 
 #include "util/run.hpp"
 
@@ -93,38 +96,49 @@ TEST_CASE("exit codes: 1 for input errors, 2 for a missing input") {
   CHECK(missing.err.find("nope.xml: error: cannot open: No such file or directory") != std::string::npos);
 }
 
+namespace {
+/// Every file under `folder`: its path inside, its bytes, and its inode (a file
+/// replaced by a rename has a new one even when its bytes are the same).
+std::vector<std::tuple<std::string, std::string, std::uintmax_t>> snapshot(const std::filesystem::path& folder) {
+  std::vector<std::tuple<std::string, std::string, std::uintmax_t>> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(folder)) {
+    if (!e.is_regular_file()) continue;
+    struct stat st {};
+    ::stat(e.path().c_str(), &st);
+    files.emplace_back(std::filesystem::relative(e.path(), folder).string(), slurp(e.path()), st.st_ino);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+}  // namespace
+
 TEST_CASE("a compile that cannot write its output leaves the last good output whole") {
   ScratchDir dir;
-  std::string input = source_path("corpus/wica/scoring-during-turn-sequence.xml");
+  // The first run's output: a small export with translations, so l10n/ is written too.
+  std::string roads = source_path("corpus/l10n/unit/roads.xml");
   std::string out = (dir / "o").string();
-  REQUIRE(run_wikic("compile " + input + " --out " + out).status == 0);
-  std::vector<std::pair<std::string, std::string>> before;
-  for (const auto& e : std::filesystem::directory_iterator(out))
-    before.emplace_back(e.path().filename().string(), slurp(e.path()));
-  std::sort(before.begin(), before.end());
-  REQUIRE(before.size() == 6);
+  REQUIRE(run_wikic("compile " + roads + " --out " + out).status == 0);
+  auto before = snapshot(out);
+  REQUIRE(before.size() == 14);  // six files and the eight of l10n/
 
-  // A file size limit below rules.yaml's size makes write(2) fail (EFBIG) as a full
-  // disk would (ENOSPC); the shell ignores the signal the limit raises, and the
-  // compiler inherits that.
+  // The second run adds the seed page, whose rules.yaml is larger than the file size
+  // limit: write(2) fails with EFBIG as a full disk fails with ENOSPC (the shell ignores
+  // the signal the limit raises, and the compiler inherits that). pages.yaml and l10n/
+  // are small enough to be written whole, and must not replace the old ones either.
   std::string err = (dir / "err").string();
-  std::string cmd = "(ulimit -f 200; trap '' XFSZ; exec " + wikic::test::wikic_binary() + " compile " + input +
-                    " --out " + out + ") >/dev/null 2>" + err;
+  std::string cmd = "(ulimit -f 200; trap '' XFSZ; exec " + wikic::test::wikic_binary() + " compile " + roads + " " +
+                    source_path("corpus/wica/scoring-during-turn-sequence.xml") + " --out " + out + ") >/dev/null 2>" +
+                    err;
   int raw = std::system(cmd.c_str());
   REQUIRE(WIFEXITED(raw));
   CHECK(WEXITSTATUS(raw) == 2);
   std::string messages = slurp(err);
   CHECK(messages.find(out + "/rules.yaml: error: cannot write: File too large\n") != std::string::npos);
-
-  std::vector<std::pair<std::string, std::string>> after;
-  for (const auto& e : std::filesystem::directory_iterator(out))
-    after.emplace_back(e.path().filename().string(), slurp(e.path()));
-  std::sort(after.begin(), after.end());
-  CHECK(after == before);  // every file as the last good run left it, no temporaries
+  CHECK(snapshot(out) == before);  // the same files, bytes and inodes; no temporaries
 
   // Nothing is opened into a folder that cannot take the files: the run stops at once.
   if (std::filesystem::is_directory("/proc/self")) {
-    auto refused = run_wikic("compile " + input + " --out /proc/self");
+    auto refused = run_wikic("compile " + roads + " --out /proc/self");
     CHECK(refused.status == 2);
     CHECK(refused.err.find("/proc/self/rules.yaml: error: cannot write: ") == 0);
     CHECK(refused.err.find("wikic: 0 pages, 0 warnings, 1 error\n") != std::string::npos);

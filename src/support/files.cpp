@@ -6,7 +6,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -138,8 +141,37 @@ AtomicFile::AtomicFile(std::string path)
 
 AtomicFile::~AtomicFile() { discard(); }
 
+namespace {
+// Temporaries that a killed or crashed writer left: `.NAME.tmp.PID.N` beside `path`
+// whose process no longer exists. Unlike one fixed temporary name, which the next run
+// simply overwrote, a name per writer would otherwise pile up run after run (a nightly
+// job stopped by a timeout leaves half a gigabyte each time). A live process's are
+// left alone, whatever it is; so is anything not named exactly so.
+void remove_stale_temporaries(const std::string& path) {
+  std::string folder = folder_of(path);
+  std::size_t slash = path.rfind('/');
+  std::string prefix = "." + path.substr(slash == std::string::npos ? 0 : slash + 1) + ".tmp.";
+  DIR* dir = ::opendir(folder.c_str());
+  if (!dir) return;
+  while (const dirent* entry = ::readdir(dir)) {
+    std::string_view name = entry->d_name;
+    if (!name.starts_with(prefix)) continue;
+    std::string_view rest = name.substr(prefix.size());  // PID.N
+    std::size_t dot = rest.find('.');
+    if (dot == 0 || dot == std::string_view::npos || dot + 1 == rest.size()) continue;
+    auto digits = [](std::string_view s) { return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }); };
+    if (!digits(rest.substr(0, dot)) || !digits(rest.substr(dot + 1)) || dot > 9) continue;
+    pid_t pid = static_cast<pid_t>(std::stol(std::string(rest.substr(0, dot))));
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    ::unlinkat(::dirfd(dir), entry->d_name, 0);
+  }
+  ::closedir(dir);
+}
+}  // namespace
+
 bool AtomicFile::open(std::string& error) {
   discard();
+  remove_stale_temporaries(path_);
   fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) {
     error = os_error(path_);

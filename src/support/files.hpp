@@ -19,7 +19,8 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
 /// beside it, `.NAME.tmp.PID.N` (its own for each writer, so two runs into one folder
 /// cannot write into each other's), and commit() renames that over `path`: of two
 /// writers, the last to commit wins whole. Destroyed without a commit, the temporary is
-/// removed and `path` keeps what it had.
+/// removed and `path` keeps what it had. open() also removes the temporaries of `path`
+/// whose writer process is gone (killed, crashed), so they do not pile up.
 class AtomicFile {
 public:
   explicit AtomicFile(std::string path);

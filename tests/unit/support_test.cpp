@@ -17,6 +17,8 @@
 #include "util/run.hpp"
 
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace wikic::support;
 
@@ -220,6 +222,32 @@ TEST_CASE("two writers of one path never share a temporary: the last to commit w
   CHECK(first_text.rfind("first 0\n", 0) == 0);
   CHECK(first_text.find("second") == std::string::npos);
   CHECK(first_text.size() == second_text.size() - 1000);
+}
+
+TEST_CASE("opening an atomic file removes the temporaries that dead writers of its path left") {
+  wikic::test::ScratchDir dir;
+  // A process id that is certainly gone: a child that has exited and been waited for.
+  pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  REQUIRE(child > 0);
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  std::string dead = std::to_string(child);
+  std::string error;
+  for (const std::string& name : std::vector<std::string>{".rules.yaml.tmp." + dead + ".0", ".rules.yaml.tmp." + dead + ".7",  // stale
+                           ".rules.yaml.tmp.1.0",                 // process 1 is alive: kept
+                           ".rules.xml.tmp." + dead + ".0",       // another file's: kept
+                           ".rules.yaml.tmp." + dead,             // not the writer's pattern: kept
+                           ".rules.yaml.tmp.x" + dead + ".0", "rules.yaml.tmp." + dead + ".0"})
+    REQUIRE(write_file_atomic((dir / name).string(), "x", error));
+  AtomicFile file((dir / "rules.yaml").string());
+  REQUIRE(file.open(error));
+  file.stream() << "new";
+  REQUIRE(file.commit(error));
+  std::vector<std::string> kept{".rules.xml.tmp." + dead + ".0", ".rules.yaml.tmp." + dead, ".rules.yaml.tmp.1.0",
+                                ".rules.yaml.tmp.x" + dead + ".0", "rules.yaml", "rules.yaml.tmp." + dead + ".0"};
+  std::sort(kept.begin(), kept.end());
+  CHECK(folder_entries(dir.path) == kept);
 }
 
 TEST_CASE("files committed together: a failed write replaces none of them") {

@@ -477,6 +477,56 @@ struct PartLayout {
   }
 };
 
+/// Copies of texts that views keep for a page, in blocks that never move (a string per
+/// text would be an allocation each).
+class KeptBytes {
+public:
+  std::string_view keep(std::string_view s) {
+    if (left_ < s.size()) {
+      left_ = std::max<std::size_t>(s.size(), 16384);
+      blocks_.push_back(std::make_unique<char[]>(left_));
+      next_ = blocks_.back().get();
+    }
+    if (!s.empty()) std::memcpy(next_, s.data(), s.size());
+    std::string_view kept(next_, s.size());
+    next_ += s.size();
+    left_ -= s.size();
+    return kept;
+  }
+
+private:
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  char* next_ = nullptr;
+  std::size_t left_ = 0;
+};
+
+/// The ids of a page's rules, each with how many of its repeats unique_id() numbered.
+/// The ids' bytes are kept in KeptBytes and found by open addressing:
+/// a std::unordered_map of strings cost a node and a copy of the id, two allocations
+/// for every rule of a page, and as many frees when the page was done.
+class PageIds {
+public:
+  /// The count of `id`; a new id is added with count 1 (`fresh`). The reference is
+  /// good until the next id is added.
+  std::size_t& add(std::string_view id, bool& fresh) {
+    const std::uint64_t h = text_hash(id);
+    if (auto* e = table_.find(h, [id](const Entry& x) { return x.first == id; })) {
+      fresh = false;
+      return e->second;
+    }
+    fresh = true;
+    return table_.insert(h, Entry{bytes_.keep(id), 1}).second;
+  }
+  bool contains(std::string_view id) {
+    return table_.find(text_hash(id), [id](const Entry& x) { return x.first == id; }) != nullptr;
+  }
+
+private:
+  using Entry = std::pair<std::string_view, std::size_t>;
+  select::ProbeTable<Entry> table_{SIZE_MAX};  // never emptied: an id must stay taken
+  KeptBytes bytes_;
+};
+
 // The cells the completeness tally covers: those with a rule class (kinds) or the core
 // class. The legend's own scoringCoreLegend cell is a colour sample, not a scoring cell.
 bool is_tally_class(const Mapping& m, std::string_view c) {
@@ -663,7 +713,7 @@ private:
   std::unordered_map<std::string_view, std::size_t> by_marker_;  ///< marker → Expansion::semantic index
   PageRules out_;
   std::vector<char> cell_done_;
-  std::unordered_map<std::string, std::size_t, TextHash> ids_;
+  PageIds ids_;
   mutable std::vector<ClassFacts> facts_;  ///< by NodeId
   mutable std::vector<NodeId> path_;        ///< node_text's and first_byte's walk
   static constexpr std::int16_t kFirstByteUnknown = -2;
@@ -720,16 +770,18 @@ private:
   std::vector<TextPart> parts_found_;
   /// find_points' expressions by searched text, for this page: a page repeats its rules
   /// texts (the same bonus in several steps, a part's reading that adds nothing to the
-  /// common one), and nearly half of its searches are repeats. The keys view `texts`.
+  /// common one), and nearly half of its searches are repeats. The keys view `bytes`.
+  /// Open addressing, each list at its size: a std::unordered_map cost a node per text,
+  /// and a list grown by find_points an allocation per doubling.
   struct PointsMemo {
-    std::unordered_map<std::string_view, std::vector<Points>, TextHash> by_text;
-    std::vector<std::unique_ptr<char[]>> blocks;
-    char* block_next = nullptr;
-    std::size_t block_left = 0;
+    select::ProbeTable<std::pair<std::string_view, std::vector<Points>>> by_text{SIZE_MAX};
+    KeptBytes bytes;
+    std::vector<Points> found;  ///< find_points' scratch
   };
   PointsMemo points_memo_;
-  /// The expressions of `text` (find_points), from points_memo_; the reference stays
-  /// valid for the page.
+  /// The expressions of `text` (find_points), from points_memo_. The reference is good
+  /// until the next text not searched before; the Points it holds stay where they are
+  /// for the page (moving a vector leaves its elements in place).
   const std::vector<Points>& points_in(std::string_view text);
   /// points_of's expressions per reading and edition, and their placed copies.
   std::vector<std::array<const std::vector<Points>*, 3>> points_found_by_reading_;
@@ -1215,23 +1267,26 @@ bool PageExtractor::non_rule(NodeId id) {
 }
 
 bool PageExtractor::legend_table(NodeId table) {
-  std::vector<NodeId> cells;
+  // Asked of every table, and nearly none is the legend: its scoring cells are counted in
+  // a second pass over the legend alone (a list of every table's cells cost allocations).
+  auto each_cell = [&](auto&& f) {
+    for (NodeId r = doc_.node(table).first_child; r != kNoNode; r = doc_.node(r).next_sibling)
+      for (NodeId c = doc_.node(r).first_child; c != kNoNode; c = doc_.node(c).next_sibling)
+        if (doc_.node(c).kind == NodeKind::TableCell) f(c, doc_.node(c));
+  };
   bool legend = false;
-  for (NodeId r = doc_.node(table).first_child; r != kNoNode; r = doc_.node(r).next_sibling)
-    for (NodeId c = doc_.node(r).first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
-      const Node& cn = doc_.node(c);
-      if (cn.kind != NodeKind::TableCell) continue;
-      legend = legend || facts(cn).legend;
-      if (is_scoring_cell(cn)) cells.push_back(c);
-    }
+  each_cell([&](NodeId, const Node& cn) { legend = legend || facts(cn).legend; });
   if (!legend) return false;
-  for (NodeId c : cells) {
+  std::size_t cells = 0;
+  each_cell([&](NodeId c, const Node& cn) {
+    if (!is_scoring_cell(cn)) return;
     cell_done_[c] = 1;
     ++out_.cells.total;
     count_use("legend");
-  }
+    ++cells;
+  });
   auto p = doc_.position(doc_.node(table).span.begin);
-  out_.non_rules.push_back({"legend", "scoring colour legend", p.line, p.column, cells.size()});
+  out_.non_rules.push_back({"legend", "scoring colour legend", p.line, p.column, cells});
   return true;
 }
 
@@ -1933,20 +1988,14 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
 
 const std::vector<Points>& PageExtractor::points_in(std::string_view text) {
   PointsMemo& memo = points_memo_;
-  if (auto it = memo.by_text.find(text); it != memo.by_text.end()) return it->second;
-  // The key's bytes go to blocks that never move while the page is extracted.
-  if (memo.block_left < text.size()) {
-    memo.block_left = std::max<std::size_t>(text.size(), 16384);
-    memo.blocks.push_back(std::make_unique<char[]>(memo.block_left));
-    memo.block_next = memo.blocks.back().get();
-  }
-  char* key = memo.block_next;
-  if (!text.empty()) std::memcpy(key, text.data(), text.size());
-  memo.block_next += text.size();
-  memo.block_left -= text.size();
-  std::vector<Points>& found = memo.by_text[std::string_view(key, text.size())];
-  find_points(text, found);
-  return found;
+  const std::uint64_t h = text_hash(text);
+  if (auto* e = memo.by_text.find(h, [text](const auto& x) { return x.first == text; })) return e->second;
+  memo.found.clear();
+  find_points(text, memo.found);
+  return memo.by_text
+      .insert(h, {memo.bytes.keep(text),
+                  std::vector<Points>(std::make_move_iterator(memo.found.begin()), std::make_move_iterator(memo.found.end()))})
+      .second;
 }
 
 std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, const PartLayout& layout,
@@ -2197,12 +2246,13 @@ void PageExtractor::place(Rule& rule, std::uint32_t offset, const expand::Origin
 }
 
 std::string PageExtractor::unique_id(std::string id) {
-  auto [it, fresh] = ids_.emplace(id, 1);
+  bool fresh = false;
+  std::size_t& repeats = ids_.add(id, fresh);
   if (fresh) return id;
   std::string candidate;
-  do candidate = id + "-" + std::to_string(++it->second);
-  while (ids_.count(candidate));
-  ids_.emplace(candidate, 1);
+  do candidate = id + "-" + std::to_string(++repeats);
+  while (ids_.contains(candidate));
+  ids_.add(candidate, fresh);
   ++out_.id_collisions;
   return candidate;
 }
@@ -2296,7 +2346,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   // Repeated descriptions usually differ by condition (the same bonus under Castles and
   // under Robbers): that names the rule better than a number.
   // The usual case, an id not yet used, costs one lookup.
-  if (auto [it, fresh] = ids_.try_emplace(id, 1); fresh) {
+  if (bool fresh = false; ids_.add(id, fresh), fresh) {
     rule.id = std::move(id);
     return;
   }

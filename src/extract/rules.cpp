@@ -666,7 +666,7 @@ private:
   /// Appends the trigger icons of `cell` to `out` (sorted and unique only with what
   /// was there before when the caller makes them so).
   void triggers_in(NodeId cell, std::vector<std::string>& out) const;
-  std::vector<std::string> triggers_;  ///< rule_row's triggers, gathered before the record takes them
+  std::vector<std::string> triggers_;  ///< a row's triggers, gathered before the record takes them (trigger_list)
   /// What a node's class list says to extraction, computed once per node.
   struct ClassFacts {
     bool known = false;
@@ -811,9 +811,13 @@ private:
   struct Described {
     select::Condition condition;
     SharedText when;
-    std::vector<std::string> atoms;
+    SharedList atoms;
   };
   std::unordered_map<const void*, Described>& described_memo();
+  /// `triggers` as a list the page's rules share: a page has a few combinations of
+  /// trigger icons, each made once (a linear search: there are at most a few dozen).
+  SharedList trigger_list(const std::vector<std::string>& triggers);
+  std::vector<SharedList> trigger_lists_;
 };
 
 // The run-wide memos below and without_editions': per thread and bounded (a run over a
@@ -853,6 +857,13 @@ std::unordered_map<const void*, PageExtractor::Described>& PageExtractor::descri
 }
 
 // ------------------------------------------------------------------------- pipeline
+
+SharedList PageExtractor::trigger_list(const std::vector<std::string>& triggers) {
+  if (triggers.empty()) return SharedList();
+  for (const SharedList& l : trigger_lists_)
+    if (l.items() == triggers) return l;
+  return trigger_lists_.emplace_back(triggers);
+}
 
 PageRules PageExtractor::run() {
   out_.title = page_.title;
@@ -1481,7 +1492,7 @@ bool PageExtractor::rule_row(NodeId row) {
   if (std::count(triggers.begin(), triggers.end(), m_.plus_trigger)) std::erase(triggers, std::string_view("robbers"));
   std::sort(triggers.begin(), triggers.end());
   triggers.erase(std::unique(triggers.begin(), triggers.end()), triggers.end());
-  rule.triggers.assign(triggers.begin(), triggers.end());
+  rule.triggers = trigger_list(triggers);
   Collected& d = scratch(0);
   Collected& r = scratch(1);
   collect(desc, select::Condition(), d, false, 0);
@@ -1571,10 +1582,12 @@ bool PageExtractor::scoring_row(NodeId node) {
     return v != "false" && v != "no" && v != "0";
   };
   rule.core = flag("corefeature");
+  std::vector<std::string>& triggers = triggers_;
+  triggers.clear();
   for (const auto& [param, trigger] : m_.trigger_flags)
-    if (flag(param)) rule.triggers.push_back(trigger);
-  if (std::count(rule.triggers.begin(), rule.triggers.end(), m_.plus_trigger))
-    std::erase(rule.triggers, std::string("robbers"));
+    if (flag(param)) triggers.push_back(trigger);
+  if (std::count(triggers.begin(), triggers.end(), m_.plus_trigger)) std::erase(triggers, std::string("robbers"));
+  rule.triggers = trigger_list(triggers);
   rule.source.origin = std::string(n.name);
   // The parser keeps a row-kind semantic node inline, inside the last cell of the row
   // before it; MediaWiki renders it as a row of that table. So its condition is the

@@ -11,6 +11,7 @@
 
 #include "expand/expander.hpp"
 #include "extract/points.hpp"
+#include "extract/shared_list.hpp"
 #include "extract/shared_text.hpp"
 #include "ingest/page.hpp"
 #include "parse/tree.hpp"
@@ -75,8 +76,9 @@ struct Rule {
   std::string kind;  ///< tile, meeple, feature, surveyor, action
   bool core = false;
   SharedText when;  ///< canonical condition (select::to_string)
-  std::vector<std::string> atoms;
-  std::vector<std::string> triggers;  ///< sorted, unique
+  // Shared lists: the rows of a table hold one atoms list, and a page few trigger lists.
+  SharedList atoms;
+  SharedList triggers;  ///< sorted, unique
   Variants description, rules;
   /// The same texts cut where their condition changes, in order; empty when no run of
   /// the text has a condition other than edition classes (the usual case). `rules` and

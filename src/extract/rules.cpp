@@ -803,6 +803,7 @@ private:
   std::vector<std::size_t> points_readings_, points_changed_by_;
   std::vector<std::pair<std::size_t, std::size_t>> points_starts_;
   std::vector<unsigned> points_shown_in_;
+  std::array<SharedList, kAllEditions + 1> editions_lists_;  ///< points_of's `editions`, by edition_bit()s
   std::vector<PointsEntry> points_entries_;
   std::vector<std::size_t> points_index_;
   /// finish_rule's when/atoms of a path condition, by the condition's shared terms (the
@@ -2182,10 +2183,16 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
   }
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (shown_in[i] == kAllEditions) continue;  // every edition's wording has it: `editions` stays empty
-    entries[i].editions.reserve(static_cast<std::size_t>(std::popcount(shown_in[i])));
-    for (select::Edition e : select::kEditions)
-      if (shown_in[i] & edition_bit(e)) entries[i].editions.emplace_back(select::to_string(e));
-    std::sort(entries[i].editions.begin(), entries[i].editions.end());
+    // One list per set of editions, made the first time the page needs it.
+    SharedList& list = editions_lists_[shown_in[i] & kAllEditions];
+    if (list.empty()) {
+      std::vector<std::string> names;
+      for (select::Edition e : select::kEditions)
+        if (shown_in[i] & edition_bit(e)) names.emplace_back(select::to_string(e));
+      std::sort(names.begin(), names.end());
+      list = std::move(names);
+    }
+    entries[i].editions = list;
   }
   // In text order with parts: a stable insertion sort of the few entries by where they
   // start (std::stable_sort took a buffer of its own each time).

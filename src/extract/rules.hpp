@@ -51,7 +51,7 @@ struct PointsEntry {
   /// Relative condition: the condition of the part the expression lies in (see
   /// Rule::rules_parts; edition atoms are left to `editions`), "true" if none.
   SharedText when;
-  std::vector<std::string> editions;  ///< empty: every edition's wording has it
+  SharedList editions;  ///< empty: every edition's wording has it (a page has a few such lists)
 };
 
 struct RuleSource {

@@ -23,18 +23,9 @@ trap 'rm -f "$work/time.$$" "$work/stderr.$$" "$work/floor.$$"; rm -rf "$work/co
 command -v /usr/bin/time >/dev/null || { bash "$root/scripts/setup.sh"; apt-get install -y -qq time >/dev/null; }
 source "$root/scripts/common.sh"
 build_release_wikic
-mkdir -p "$work"
 
 # The seed page as captured (collapsed newlines), repeated to the requested size.
-page="$work/seed.wiki"
-seed_page "$page"
-page_bytes=$(stat -c %s "$page")
-copies=$(( (mb * 1000000 + page_bytes - 1) / page_bytes ))
-export_xml="$work/export-${mb}mb.xml"
-if [ ! -f "$export_xml" ]; then
-  python3 "$root/scripts/export_xml.py" "$export_xml" --repeat "$copies" \
-    --title "Carcassonne Scoring During Turn Sequence" --file "$page"
-fi
+seed_export "$mb" "$work"
 text_mb=$(python3 -c "print($copies * $page_bytes / 1e6)")
 xml_mb=$(python3 -c "print($(stat -c %s "$export_xml") / 1e6)")
 printf 'corpus: %s (%d pages, %.1f MB of page text, %.1f MB of XML)\n' "$export_xml" "$copies" "$text_mb" "$xml_mb"

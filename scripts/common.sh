@@ -39,3 +39,18 @@ train_profile() {
 seed_page() {
   sed -n '1219p' "${2:-$root/../shared/seeds/000_a6dbca89aa6bac8f.txt}" | tr -d '\n' > "$1"
 }
+
+# seed_export MB DIR: an export of the seed page repeated to MB megabytes of page text,
+# DIR/export-MBmb.xml, made once and kept for later runs (the 180 MB one takes a while
+# to write). Sets `page` (the seed text, DIR/seed.wiki), `page_bytes`, `copies` and
+# `export_xml` for the caller's figures.
+seed_export() {
+  mkdir -p "$2"
+  page="$2/seed.wiki"
+  seed_page "$page"
+  page_bytes=$(stat -c %s "$page")
+  copies=$(( ($1 * 1000000 + page_bytes - 1) / page_bytes ))
+  export_xml="$2/export-${1}mb.xml"
+  [ -f "$export_xml" ] || python3 "$root/scripts/export_xml.py" "$export_xml" --repeat "$copies" \
+    --title "Carcassonne Scoring During Turn Sequence" --file "$page"
+}

@@ -20,14 +20,7 @@ done
 source "$root/scripts/common.sh"
 command -v perf >/dev/null || { bash "$root/scripts/setup.sh"; apt-get install -y -qq linux-perf >/dev/null; }
 if [ $# -gt 0 ]; then wikic="$(readlink -f "$1")"; else build_release_wikic; fi
-mkdir -p "$work"
-page="$work/seed.wiki"
-seed_page "$page"
-page_bytes=$(stat -c %s "$page")
-copies=$(( (mb * 1000000 + page_bytes - 1) / page_bytes ))
-export_xml="$work/export-${mb}mb.xml"
-[ -f "$export_xml" ] || python3 "$root/scripts/export_xml.py" "$export_xml" --repeat "$copies" \
-  --title "Carcassonne Scoring During Turn Sequence" --file "$page"
+seed_export "$mb" "$work"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 

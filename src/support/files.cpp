@@ -31,14 +31,22 @@ int write_all(int fd, const char* p, std::size_t n) {
   return 0;
 }
 
-/// The temporary beside `path`: hidden, so that a reader globbing the folder does not
-/// pick it up, and named by the process and a count within it, so that no two writers
-/// (two runs, or two AtomicFiles of one path in one process) ever share one.
+/// Where the name of `path` starts, after its folder.
+std::size_t name_start(const std::string& path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? 0 : slash + 1;
+}
+
+/// What the name of every temporary of `path` starts with, `.NAME.tmp.`, before the
+/// writer's process id and a count: hidden, so that a reader globbing the folder does
+/// not pick it up. The one pattern temporary_for makes and remove_stale_temporaries reads.
+std::string temporary_prefix(const std::string& path) { return "." + path.substr(name_start(path)) + ".tmp."; }
+
+/// The temporary beside `path`, named by the process and a count within it, so that no
+/// two writers (two runs, or two AtomicFiles of one path in one process) ever share one.
 std::string temporary_for(const std::string& path) {
   static std::atomic<unsigned> made{0};
-  std::size_t slash = path.rfind('/');
-  std::size_t name = slash == std::string::npos ? 0 : slash + 1;
-  return path.substr(0, name) + "." + path.substr(name) + ".tmp." + std::to_string(::getpid()) + "." +
+  return path.substr(0, name_start(path)) + temporary_prefix(path) + std::to_string(::getpid()) + "." +
          std::to_string(made.fetch_add(1, std::memory_order_relaxed));
 }
 
@@ -148,10 +156,8 @@ namespace {
 // job stopped by a timeout leaves half a gigabyte each time). A live process's are
 // left alone, whatever it is; so is anything not named exactly so.
 void remove_stale_temporaries(const std::string& path) {
-  std::string folder = folder_of(path);
-  std::size_t slash = path.rfind('/');
-  std::string prefix = "." + path.substr(slash == std::string::npos ? 0 : slash + 1) + ".tmp.";
-  DIR* dir = ::opendir(folder.c_str());
+  const std::string prefix = temporary_prefix(path);
+  DIR* dir = ::opendir(folder_of(path).c_str());
   if (!dir) return;
   while (const dirent* entry = ::readdir(dir)) {
     std::string_view name = entry->d_name;

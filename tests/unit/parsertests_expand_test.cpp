@@ -21,6 +21,14 @@ TEST_CASE("expansion equals MediaWiki 1.39 on the parser tests' template cases")
   std::filesystem::path dir = env ? env : "parsertests-oracle";
   INFO("oracle results in " << std::filesystem::absolute(dir).string()
                             << " (made by scripts/parsertests-oracle.sh, which scripts/test.sh runs)");
+  // A developer's `ctest` in a build folder the oracle never ran for sees this suite
+  // skipped (tests/CMakeLists.txt maps the line below to ctest's "Skipped"), not failed.
+  // scripts/test.sh sets WIKIC_PARSERTESTS_REQUIRED, so there a missing answer fails.
+  if (!std::filesystem::exists(dir / "results.json") && !std::getenv("WIKIC_PARSERTESTS_REQUIRED")) {
+    MESSAGE("SKIPPED: no MediaWiki answers in " << std::filesystem::absolute(dir).string()
+                                                << "; run scripts/parsertests-oracle.sh " << dir.string());
+    return;
+  }
   REQUIRE(std::filesystem::exists(dir / "results.json"));
   auto load = [&](const char* name) { return nlohmann::json::parse(wikic::test::slurp(dir / name)); };
   auto articles = load("articles.json");

@@ -90,14 +90,18 @@ struct Key {
     }
   };
   Form json;       ///< "name": (with the space)
+  Form json_inline;  ///< "name": (without it: inside a record written on one line)
   Form yaml;       ///< name
   Form xml_open;   ///< <name>
-  Form xml_close;  ///< </name> and a line break
+  Form xml_close;  ///< </name> and a line break (left off inside a record on one line)
 
   consteval explicit Key(std::string_view name) {
     json.add("\"");
     json.add(name);
     json.add("\": ");
+    json_inline.add("\"");
+    json_inline.add(name);
+    json_inline.add("\":");
     yaml.add(name);
     xml_open.add("<");
     xml_open.add(name);

@@ -1,7 +1,8 @@
 // The rule database's direct printers against the libraries they mirror: records full
 // of hostile strings are printed by RulesWriter and by a reference built on nlohmann
 // (ordered_json, dump(2)), yaml-cpp's Emitter and pugixml's print, which must agree byte
-// for byte; the direct output must also read back to the same values in each library.
+// for byte (a page's rules and non-rules are one line each in JSON and XML: dump() and
+// print(format_raw) of the record); the direct output must also read back to the same values in each library.
 // The page manifest's pages.yaml likewise against yaml-cpp's Emitter.
 #include <doctest/doctest.h>
 
@@ -226,6 +227,18 @@ void write_xml(const Json& j, pugi::xml_node node, const std::string& key) {
   }
 }
 
+// Replaces, from `from` on, the first `indented` with `line`; returns where it ends.
+std::size_t replace_next(std::string& text, std::size_t from, const std::string& indented, const std::string& line) {
+  auto at = text.find(indented, from);
+  REQUIRE_MESSAGE(at != std::string::npos, indented);
+  text.replace(at, indented.size(), line);
+  return at + line.size();
+}
+
+// The lists whose records are printed one line each: a page's rules and non-rules.
+constexpr const char* line_lists[] = {"rules", "non-rules"};
+constexpr int record_depth = 4;  // wikic-rules > pages > page > rules > rule
+
 // The root's version is an attribute; an empty page list still has a start and end tag,
 // since the file was written as pages arrived.
 std::string reference_xml(const Json& doc) {
@@ -240,6 +253,16 @@ std::string reference_xml(const Json& doc) {
   std::ostringstream os;
   x.save(os, "  ", pugi::format_indent, pugi::encoding_utf8);
   std::string text = os.str();
+  // Each record as pugixml prints the element alone, indented and raw.
+  std::size_t from = 0;
+  for (auto page : root.child("pages").children("page"))
+    for (const char* list : line_lists)
+      for (auto record : page.child(list).children()) {
+        std::ostringstream indented, raw;
+        record.print(indented, "  ", pugi::format_indent, pugi::encoding_utf8, record_depth);
+        record.print(raw, "", pugi::format_raw, pugi::encoding_utf8);
+        from = replace_next(text, from, indented.str(), std::string(2 * record_depth, ' ') + raw.str() + "\n");
+      }
   if (doc["pages"].empty()) {
     auto at = text.find("  <pages />\n");
     if (at != std::string::npos) text.replace(at, 12, "  <pages>\n  </pages>\n");
@@ -275,10 +298,29 @@ struct Printed {
   std::string yaml, xml, json;
 };
 
+// dump(2) of the whole document, with each record of a page's rules and non-rules as
+// dump() prints it alone, on its line.
+std::string reference_json(const Json& doc, Json::error_handler_t handler) {
+  std::string text = doc.dump(2, ' ', false, handler) + "\n";
+  const std::string indent(2 * record_depth, ' ');
+  std::size_t from = 0;
+  for (const auto& page : doc["pages"])
+    for (const char* list : line_lists)
+      for (const auto& record : page[list]) {
+        std::string indented = indent;
+        for (char c : record.dump(2, ' ', false, handler)) {
+          indented += c;
+          if (c == '\n') indented += indent;
+        }
+        from = replace_next(text, from, indented, indent + record.dump(-1, ' ', false, handler));
+      }
+  return text;
+}
+
 Printed reference(const emit::RulesDatabase& db, bool valid_utf8) {
   Json doc = document(db);
   auto handler = valid_utf8 ? Json::error_handler_t::strict : Json::error_handler_t::ignore;
-  return {reference_yaml(doc), reference_xml(doc), doc.dump(2, ' ', false, handler) + "\n"};
+  return {reference_yaml(doc), reference_xml(doc), reference_json(doc, handler)};
 }
 
 void check_same(const emit::RulesDatabase& db, bool valid_utf8) {

@@ -313,8 +313,9 @@ private:
 // pugixml's print(format_indent, "  "): one element per line, text inline
 // (`<a>text</a>`, `<a></a>` for an empty text), `<a />` for an element without
 // children; a record of a `lines` list is one line, as pugixml prints an element with
-// format_raw (no indentation or line breaks inside, `<a/>` without the space). Text escapes & < > as pugixml does; XML 1.0 cannot carry most control
-// characters and they never belong in rule text, so they (and DEL) are dropped first.
+// format_raw (no indentation or line breaks inside, `<a/>` without the space). Text
+// escapes & < > as pugixml does; XML 1.0 cannot carry most control characters and
+// they never belong in rule text, so they (and DEL) are dropped first.
 // Nor can it carry U+FFFE and U+FFFF (valid UTF-8, so ingest lets them through): they
 // become U+FFFD, as yaml-cpp writes them in rules.yaml, and rules.xml stays well-formed.
 class XmlPrinter {
@@ -392,14 +393,13 @@ private:
   char* child(char* at) {
     std::size_t depth = depth_;
     Frame& f = stack_[depth];
-    bool inline_record = depth >= inline_from_;
+    bool on_record_line = depth >= inline_from_;
     if (!f.has_children) {
       f.has_children = true;
       at = put(at, '>');
-      if (inline_record) return at;
-      at = put(at, '\n');
+      if (!on_record_line) at = put(at, '\n');
     }
-    return inline_record ? at : printing::spaces(at, 2 * (depth + 1));
+    return on_record_line ? at : printing::spaces(at, 2 * (depth + 1));
   }
   void begin(const Key& name, const Key* singular) {
     out.commit(start_tag(child(out.reserve_more(0)), name));
@@ -409,13 +409,15 @@ private:
     std::size_t depth = depth_--;
     const Frame& f = stack_[depth];
     char* at = out.reserve_more(0);
-    if (depth > inline_from_) {
-      if (!f.has_children) return out.commit(put(at, "/>"));
-      return out.commit(close_tag(at, *f.name));
+    if (depth < inline_from_) {
+      if (!f.has_children) return out.commit(put(at, " />\n"));
+      at = printing::spaces(at, 2 * depth);
+    } else if (!f.has_children) {
+      // format_raw's "<a/>"; the record's own element still ends its line.
+      at = put(at, "/>");
+      return out.commit(depth == inline_from_ ? put(at, '\n') : at);
     }
-    if (!f.has_children) return out.commit(put(at, depth == inline_from_ ? "/>\n" : " />\n"));
-    if (depth < inline_from_) at = printing::spaces(at, 2 * depth);
-    out.commit(put(at, f.name->xml_close));
+    out.commit(close_tag(at, *f.name));
   }
   void escaped(std::string_view s) {
     out.reserve_more(6 * s.size());

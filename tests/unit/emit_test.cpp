@@ -2,7 +2,8 @@
 // of hostile strings are printed by RulesWriter and by a reference built on nlohmann
 // (ordered_json, dump(2)), yaml-cpp's Emitter and pugixml's print, which must agree byte
 // for byte (a page's rules and non-rules are one line each in JSON and XML: dump() and
-// print(format_raw) of the record); the direct output must also read back to the same values in each library.
+// print(format_raw) of the record); the direct output must also read back to the same
+// values in each library.
 // The page manifest's pages.yaml likewise against yaml-cpp's Emitter.
 #include <doctest/doctest.h>
 

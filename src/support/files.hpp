@@ -3,6 +3,7 @@
 // temporary in the same folder, fsync, rename), so a reader of out/ never sees a
 // half-written file, not even after a crash, and two runs into one folder do not mix.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -23,7 +24,10 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
 /// whose writer process is gone (killed, crashed), so they do not pile up.
 class AtomicFile {
 public:
-  explicit AtomicFile(std::string path);
+  /// Whether blocks of a large file may bypass the page cache (files.cpp): `never` is
+  /// for a caller that reads the file back at once, and for tests of the other path.
+  enum class DirectIo { when_possible, never };
+  explicit AtomicFile(std::string path, DirectIo direct = DirectIo::when_possible);
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
   ~AtomicFile();
@@ -42,12 +46,17 @@ public:
 
   const std::string& path() const { return path_; }
   const std::string& temporary() const { return temporary_; }
+  /// Bytes of the synced file that went to the disk by direct I/O, bypassing the page
+  /// cache (see files.cpp): 0 for a file under 4 MB or on a file system without it.
+  std::uint64_t direct_bytes() const { return direct_bytes_; }
 
 private:
   class Buffer;
   std::string path_, temporary_;
   int fd_ = -1;
   bool synced_ = false;
+  DirectIo direct_;
+  std::uint64_t direct_bytes_ = 0;
   std::unique_ptr<Buffer> buffer_;
   std::ostream stream_;
 

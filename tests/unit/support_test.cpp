@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <csignal>
 #include <filesystem>
 #include <string>
@@ -16,6 +18,7 @@
 #include "support/utf8.hpp"
 #include "util/run.hpp"
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -187,6 +190,99 @@ TEST_CASE("an atomic file holds every byte written, in small pieces and in block
   CHECK_FALSE(std::filesystem::exists(path));  // nothing replaces the path before commit
   REQUIRE(file.commit(error));
   CHECK(wikic::test::slurp(path) == expected);
+  CHECK(folder_entries(dir.path) == std::vector<std::string>{"rules.json"});
+}
+
+namespace {
+// Whether `folder`'s file system takes direct I/O (the kernel decides per file system;
+// tmpfs does since Linux 6.6): what an atomic file there should have done with it.
+bool takes_direct_io(const std::filesystem::path& folder) {
+  std::string probe = (folder / "probe").string();
+  int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_DIRECT, 0644);
+  bool ok = false;
+  if (fd >= 0) {
+    void* block = nullptr;
+    ok = ::posix_memalign(&block, 4096, 4096) == 0 && ::write(fd, std::memset(block, 'p', 4096), 4096) == 4096;
+    std::free(block);
+    ::close(fd);
+  }
+  ::unlink(probe.c_str());
+  return ok;
+}
+
+// 13 MB in pieces of every kind: single characters, short writes, writes larger than a
+// 4 MB block, and an end that falls inside a block. Returns what was written.
+std::string write_large(AtomicFile& file) {
+  std::string expected;
+  std::uint32_t seed = 11;
+  for (int i = 0; expected.size() < 13'000'000; ++i) {
+    seed = seed * 1103515245u + 12345u;
+    std::size_t n = i % 11 == 0 ? 4'500'000 + seed % 9000 : i % 3 == 0 ? 65536 + seed % 50 : 1 + seed % 3000;
+    std::string piece(n, static_cast<char>('a' + i % 26));
+    piece[n / 2] = '\n';
+    if (i % 5 == 4) {
+      for (char c : piece.substr(0, 100)) file.stream().put(c);
+      expected += piece.substr(0, 100);
+    } else {
+      file.stream() << piece;
+      expected += piece;
+    }
+  }
+  return expected;
+}
+}  // namespace
+
+TEST_CASE("a large atomic file is whole, its full blocks written past the page cache where the file system allows") {
+  wikic::test::ScratchDir dir;
+  std::string error;
+  for (auto mode : {AtomicFile::DirectIo::when_possible, AtomicFile::DirectIo::never}) {
+    auto path = (dir / "rules.xml").string();
+    AtomicFile file(path, mode);
+    REQUIRE(file.open(error));
+    std::string expected = write_large(file);
+    file.stream().flush();  // a flush in the middle must not break the blocks' alignment
+    file.stream() << "tail\n";
+    expected += "tail\n";
+    REQUIRE(file.commit(error));
+    CHECK(wikic::test::slurp(path) == expected);
+    // Every full 4 MB block and only those; the part after the last one went through the
+    // page cache, and so does everything when direct I/O is off or refused.
+    std::uint64_t blocks = expected.size() / (std::size_t{1} << 22) * (std::size_t{1} << 22);
+    bool direct = mode == AtomicFile::DirectIo::when_possible && takes_direct_io(dir.path);
+    CHECK(file.direct_bytes() == (direct ? blocks : 0));
+    CHECK(folder_entries(dir.path) == std::vector<std::string>{"rules.xml"});
+  }
+  // Under 64 KB nothing is written before sync(), and nothing directly.
+  AtomicFile small((dir / "pages.yaml").string());
+  REQUIRE(small.open(error));
+  small.stream() << "pages: []\n";
+  REQUIRE(small.commit(error));
+  CHECK(small.direct_bytes() == 0);
+  CHECK(wikic::test::slurp(dir / "pages.yaml") == "pages: []\n");
+}
+
+TEST_CASE("a write that fails in a direct block fails the file, and the old one stays") {
+  wikic::test::ScratchDir dir;
+  std::string error;
+  auto path = (dir / "rules.json").string();
+  REQUIRE(write_file_atomic(path, "old rules\n", error));
+  AtomicFile file(path);
+  REQUIRE(file.open(error));
+  // As in the test of commit_together: a size limit stands in for a full disk, here
+  // inside the second 4 MB block.
+  struct rlimit old_limit {};
+  REQUIRE(::getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit limit = old_limit;
+  limit.rlim_cur = 6'000'000;
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &limit) == 0);
+  file.stream() << std::string(9'000'000, 'j');
+  bool committed = file.commit(error);
+  ::setrlimit(RLIMIT_FSIZE, &old_limit);
+  std::signal(SIGXFSZ, old_handler);
+  CHECK_FALSE(committed);
+  CHECK(error == path + ": File too large");
+  CHECK(wikic::test::slurp(path) == "old rules\n");
   CHECK(folder_entries(dir.path) == std::vector<std::string>{"rules.json"});
 }
 

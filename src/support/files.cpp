@@ -5,14 +5,17 @@
 #include <atomic>
 #include <cstdint>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <mutex>
 #include <new>
 #include <signal.h>
 #include <string_view>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace wikic::support {
@@ -102,10 +105,13 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
 // The stream's buffer. Small files are gathered in 64 KB and written at sync(). A file
 // that outgrows that (the rule files: about 1.2 GB for a 180 MB export) is gathered in
 // blocks of 4 MB, and each full block is written with direct I/O (O_DIRECT) where the
-// file system allows it: the bytes go from this block to the disk without being copied
+// file system allows it: the bytes go from the block to the disk without being copied
 // into the page cache. Those files are fsynced and not read back by this process, so
 // the page cache's copy only cost kernel time (a third of a compile's CPU on a machine
 // whose memory was not touched before) and evicted what other readers had cached.
+// A direct write returns only once the disk has the block, so a thread of the file's
+// own writes each full block while the caller fills the next one: the disk's time
+// (0.7 s for those 1.2 GB) overlaps the compile's instead of adding to it.
 // Blocks are aligned in memory and in the file, as O_DIRECT requires; the last part of
 // a file, under a block, is written through the page cache. A file system that refuses
 // O_DIRECT (tmpfs before Linux 6.6, some network file systems) gets every block through
@@ -121,12 +127,19 @@ public:
   static constexpr std::size_t kAlign = 4096;
 
   Buffer(int fd, bool may_go_direct) : fd_(fd), direct_tried_(!may_go_direct) { take(allocate(kSmall), kSmall, 0); }
-  ~Buffer() override { release(); }
+  ~Buffer() override {
+    stop_writer();
+    release(space_);
+    release(spare_);
+  }
+  /// The first failed write's errno, else 0. Complete once finish() has returned.
   int error() const { return error_; }
   std::uint64_t direct_bytes() const { return direct_bytes_; }
 
-  /// Writes what is gathered, through the page cache; false after any failed write.
+  /// Writes what is gathered, the last part through the page cache; false after any
+  /// failed write. The file has every byte once this returns.
   bool finish() {
+    stop_writer();
     std::size_t n = static_cast<std::size_t>(pptr() - pbase());
     setp(space_, space_ + size_);
     if (direct_ && !set_direct(false) && error_ == 0) error_ = errno;
@@ -157,20 +170,30 @@ protected:
   }
   // A flush keeps the bytes here: writing part of a block would leave the file's end
   // unaligned for the next block's direct write. Nobody reads the temporary anyway.
-  int sync() override { return error_ == 0 ? 0 : -1; }
+  int sync() override { return seen_error_ == 0 ? 0 : -1; }
 
 private:
   int fd_;
-  char* space_ = nullptr;
+  char* space_ = nullptr;  ///< the block being filled
   std::size_t size_ = 0;
+  char* spare_ = nullptr;  ///< the block the writer thread writes, or the next to fill
+  // Touched by the writer thread while it holds a block, by the caller otherwise: the
+  // mutex hand-over orders the two.
   int error_ = 0;
+  int seen_error_ = 0;  ///< error_ as the caller last saw it, to stop filling after a failure
   bool direct_tried_ = false, direct_ = false;
   std::uint64_t direct_bytes_ = 0;
+  // The writer thread, started at the first full block.
+  std::thread writer_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  const char* job_ = nullptr;  ///< a full block handed to the writer, until written
+  bool stop_ = false;
 
   static char* allocate(std::size_t n) { return static_cast<char*>(::operator new(n, std::align_val_t{kAlign})); }
-  void release() {
-    if (space_) ::operator delete(space_, std::align_val_t{kAlign});
-    space_ = nullptr;
+  static void release(char*& block) {
+    if (block) ::operator delete(block, std::align_val_t{kAlign});
+    block = nullptr;
   }
   /// Makes `space` of `size` bytes the buffer, its first `used` bytes already written.
   void take(char* space, std::size_t size, std::size_t used) {
@@ -183,28 +206,76 @@ private:
     int flags = ::fcntl(fd_, F_GETFL);
     return flags >= 0 && ::fcntl(fd_, F_SETFL, on ? flags | O_DIRECT : flags & ~O_DIRECT) == 0;
   }
-  /// The buffer is full: a small one becomes a block, a full block is written.
+  /// The buffer is full: a small one becomes a block, a full block goes to the writer.
   bool make_room() {
-    if (error_ != 0) return false;
     if (size_ < kBlock) {
+      if (seen_error_ != 0) return false;
       char* block = allocate(kBlock);
       std::memcpy(block, space_, size_);
       std::size_t used = size_;
-      release();
+      release(space_);
       take(block, kBlock, used);
       return true;
     }
-    write_block();
+    int failed = hand_over();
+    if (failed < 0) {  // no thread to be had: written here
+      write_block(space_);
+      failed = error_;
+    }
     setp(space_, space_ + size_);
-    return error_ == 0;
+    seen_error_ = failed;
+    return failed == 0;
   }
-  void write_block() {
+  /// Gives the full block to the writer thread and takes the spare to fill, unless an
+  /// earlier block failed: that block's errno, else 0; -1 if no thread could be started.
+  int hand_over() {
+    if (!writer_.joinable()) {
+      try {
+        spare_ = allocate(kBlock);
+        writer_ = std::thread([this] { write_blocks(); });
+      } catch (const std::exception&) {
+        release(spare_);
+        return -1;
+      }
+    }
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return job_ == nullptr; });
+    if (error_ == 0) {
+      job_ = space_;
+      std::swap(space_, spare_);
+      changed_.notify_all();
+    }
+    return error_;
+  }
+  void write_blocks() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [this] { return job_ != nullptr || stop_; });
+      if (job_ == nullptr) return;  // stopped, nothing left to write
+      const char* block = job_;
+      lock.unlock();
+      write_block(block);
+      lock.lock();
+      job_ = nullptr;
+      changed_.notify_all();
+    }
+  }
+  /// Waits for the block in hand to be written and ends the writer thread.
+  void stop_writer() {
+    if (!writer_.joinable()) return;
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+      changed_.notify_all();
+    }
+    writer_.join();
+  }
+  void write_block(const char* p) {
     if (!direct_tried_) {
       direct_tried_ = true;
       direct_ = set_direct(true);
     }
-    const char* p = space_;
-    std::size_t n = size_;
+    std::size_t n = kBlock;
     while (direct_ && n > 0) {
       ssize_t k = ::write(fd_, p, n);
       if (k < 0 && errno == EINTR) continue;
@@ -304,12 +375,13 @@ bool AtomicFile::sync(std::string& error) {
 }
 
 void AtomicFile::discard() {
+  // The buffer first: its writer thread may still be writing to the descriptor.
+  stream_.rdbuf(nullptr);
+  buffer_.reset();
   if (fd_ >= 0) ::close(fd_);
   if (fd_ >= 0 || synced_) ::unlink(temporary_.c_str());
   fd_ = -1;
   synced_ = false;
-  stream_.rdbuf(nullptr);
-  buffer_.reset();
 }
 
 bool AtomicFile::place(std::string& error) {

@@ -298,6 +298,15 @@ TEST_CASE("an atomic file dropped without commit leaves the old file and no temp
   }
   CHECK(wikic::test::slurp(path) == "old database\n");
   CHECK(folder_entries(dir.path) == std::vector<std::string>{"rules.yaml"});
+  // Dropped while its writer thread may still hold a full block: the thread finishes
+  // before the temporary is closed and removed.
+  {
+    AtomicFile file(path);
+    REQUIRE(file.open(error));
+    file.stream() << std::string(9'000'000, 'h');
+  }
+  CHECK(wikic::test::slurp(path) == "old database\n");
+  CHECK(folder_entries(dir.path) == std::vector<std::string>{"rules.yaml"});
 }
 
 TEST_CASE("two writers of one path never share a temporary: the last to commit wins whole") {

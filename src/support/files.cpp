@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdint>
 #include <cerrno>
+#include <cstdint>
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
@@ -208,8 +208,7 @@ private:
   }
   /// The buffer is full: a small one becomes a block, a full block goes to the writer.
   bool make_room() {
-    if (size_ < kBlock) {
-      if (seen_error_ != 0) return false;
+    if (size_ < kBlock) {  // nothing was written yet, so nothing has failed
       char* block = allocate(kBlock);
       std::memcpy(block, space_, size_);
       std::size_t used = size_;
@@ -276,34 +275,35 @@ private:
       direct_ = set_direct(true);
     }
     std::size_t n = kBlock;
-    while (direct_ && n > 0) {
-      ssize_t k = ::write(fd_, p, n);
-      if (k < 0 && errno == EINTR) continue;
+    if (direct_) {
+      ssize_t k;
+      do k = ::write(fd_, p, n);
+      while (k < 0 && errno == EINTR);
       if (k < 0 && errno != EINVAL) {
         error_ = errno;
         return;
       }
-      if (k < 0 || k % static_cast<ssize_t>(kAlign) != 0) {
-        // Refused (EINVAL: this file system or device wants other alignment) or cut
-        // short at an unaligned size: the rest of the file goes through the page cache.
-        if (k > 0) p += k, n -= static_cast<std::size_t>(k), direct_bytes_ += static_cast<std::uint64_t>(k);
+      if (k > 0) {
+        p += k;
+        n -= static_cast<std::size_t>(k);
+        direct_bytes_ += static_cast<std::uint64_t>(k);
+      }
+      // Refused (EINVAL: this file system or device wants other alignment) or cut short,
+      // which may leave the file's end unaligned: the rest goes through the page cache.
+      if (n > 0) {
         direct_ = false;
         if (!set_direct(false)) {
           error_ = errno;
           return;
         }
-        break;
       }
-      p += k;
-      n -= static_cast<std::size_t>(k);
-      direct_bytes_ += static_cast<std::uint64_t>(k);
     }
     if (n > 0) error_ = write_all(fd_, p, n);
   }
 };
 
 AtomicFile::AtomicFile(std::string path, DirectIo direct)
-    : path_(std::move(path)), temporary_(temporary_for(path_)), direct_(direct), stream_(nullptr) {}
+    : path_(std::move(path)), temporary_(temporary_for(path_)), direct_io_(direct), stream_(nullptr) {}
 
 AtomicFile::~AtomicFile() { discard(); }
 
@@ -343,7 +343,7 @@ bool AtomicFile::open(std::string& error) {
   }
   synced_ = false;
   direct_bytes_ = 0;
-  buffer_ = std::make_unique<Buffer>(fd_, direct_ == DirectIo::when_possible);
+  buffer_ = std::make_unique<Buffer>(fd_, direct_io_ == DirectIo::when_possible);
   stream_.rdbuf(buffer_.get());
   stream_.clear();
   return true;

@@ -55,7 +55,7 @@ private:
   std::string path_, temporary_;
   int fd_ = -1;
   bool synced_ = false;
-  DirectIo direct_;
+  DirectIo direct_io_;
   std::uint64_t direct_bytes_ = 0;
   std::unique_ptr<Buffer> buffer_;
   std::ostream stream_;

@@ -125,7 +125,7 @@ Runner add_compile(CLI::App& app) {
       // Unit pages (Translate's namespace 1198) are fragments of a page, not pages: their
       // rules are the translation page's, which `wikic l10n` compares.
       if (is_template(page) || !page.redirect.empty() || page.ns == l10n::kTranslationsNamespace) return;
-      if (!writer) writer.emplace(yaml_file.stream(), xml_file.stream(), json_file.stream(), header);
+      if (!writer) writer.emplace(yaml_file.output(), xml_file.output(), json_file.output(), header);
       support::DiagnosticSink page_sink(record_page);
       auto rules = Pipeline(*store, page_sink, pipeline_options).compile(page);
       std::cerr << page_lines;
@@ -151,7 +151,7 @@ Runner add_compile(CLI::App& app) {
     });
     if (!store) store.emplace(ingest::default_site());
     for (auto& page : kept) extract(page);
-    if (!writer) writer.emplace(yaml_file.stream(), xml_file.stream(), json_file.stream(), header);
+    if (!writer) writer.emplace(yaml_file.output(), xml_file.output(), json_file.output(), header);
     writer->finish();
     std::string summary = writer->totals().text();
     bool io_failure = stats.io_failure;

@@ -7,7 +7,10 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string_view>
+
+#include "support/output.hpp"
 
 namespace wikic::emit::printing {
 
@@ -18,10 +21,15 @@ namespace wikic::emit::printing {
 // cursor (reserve_more), write through the functions below and hand it back (commit):
 // the compiler must assume that every byte stored through the sink's own pointer could
 // change that pointer, and reloaded and stored it around each character.
+// The room is a buffer of the sink's own (text() then holds what was written), or,
+// once attached to an OutputWindow, the output's own memory: the rule files' bytes are
+// then written once, where the file's blocks are gathered.
 class Sink {
 public:
   static constexpr std::size_t slack = 160;
 
+  /// From now on writes into `output`'s windows; release() hands the bytes over.
+  void attach(support::OutputWindow& output) { output_ = &output; }
   void reserve(std::size_t n) {
     if (static_cast<std::size_t>(end_ - at_) < n) grow(n);
   }
@@ -38,23 +46,39 @@ public:
     at_ += s.size();
   }
   void put(const char* begin, const char* end) { put(std::string_view(begin, end - begin)); }
-  std::string_view text() const { return {buf_.get(), static_cast<std::size_t>(at_ - buf_.get())}; }
-  void clear() { at_ = buf_.get(); }
+  /// What was written since the last clear(), without an output attached.
+  std::string_view text() const { return {begin_, static_cast<std::size_t>(at_ - begin_)}; }
+  void clear() { at_ = begin_; }
+  /// Hands what was written to the attached output (its window is spent).
+  void release() {
+    if (output_ && begin_) output_->advance(static_cast<std::size_t>(at_ - begin_));
+    begin_ = at_ = end_ = nullptr;
+  }
 
 private:
   std::unique_ptr<char[]> buf_;
+  support::OutputWindow* output_ = nullptr;
+  char* begin_ = nullptr;
   char* at_ = nullptr;
   char* end_ = nullptr;
 
   void grow(std::size_t n) {
-    std::size_t used = at_ - buf_.get();
-    std::size_t size = 2 * static_cast<std::size_t>(end_ - buf_.get());
+    if (output_) {
+      release();
+      std::span<char> room = output_->window(std::max<std::size_t>(n, 65536));
+      begin_ = at_ = room.data();
+      end_ = room.data() + room.size();
+      return;
+    }
+    std::size_t used = at_ - begin_;
+    std::size_t size = 2 * static_cast<std::size_t>(end_ - begin_);
     size = std::max(size, used + n + 65536);
     auto next = std::make_unique_for_overwrite<char[]>(size);
-    if (used > 0) std::memcpy(next.get(), buf_.get(), used);
+    if (used > 0) std::memcpy(next.get(), begin_, used);
     buf_ = std::move(next);
-    at_ = buf_.get() + used;
-    end_ = buf_.get() + size;
+    begin_ = buf_.get();
+    at_ = begin_ + used;
+    end_ = begin_ + size;
   }
 };
 

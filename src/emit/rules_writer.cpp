@@ -716,18 +716,29 @@ struct RulesWriter::Printers {
   }
 };
 
-// Each file gets one write per page: the printers' strings are handed over and reused.
+// Each page's bytes are handed to the files as it ends, so the files hold whole pages.
 void RulesWriter::flush() {
-  for (auto [os, sink] : {std::pair{&yaml_, &printers_->yaml.out}, std::pair{&xml_, &printers_->xml.out},
-                          std::pair{&json_, &printers_->json.out}}) {
-    std::string_view text = sink->text();
-    os->write(text.data(), static_cast<std::streamsize>(text.size()));
-    sink->clear();
-  }
+  printers_->yaml.out.release();
+  printers_->xml.out.release();
+  printers_->json.out.release();
+}
+
+RulesWriter::RulesWriter(support::OutputWindow& yaml, support::OutputWindow& xml, support::OutputWindow& json,
+                         const RulesHeader& header)
+    : printers_(std::make_unique<Printers>()) {
+  printers_->yaml.out.attach(yaml);
+  printers_->xml.out.attach(xml);
+  printers_->json.out.attach(json);
+  write_header(*printers_, header);
+  flush();
 }
 
 RulesWriter::RulesWriter(std::ostream& yaml, std::ostream& xml, std::ostream& json, const RulesHeader& header)
-    : yaml_(yaml), xml_(xml), json_(json), printers_(std::make_unique<Printers>()) {
+    : printers_(std::make_unique<Printers>()) {
+  for (std::ostream* os : {&yaml, &xml, &json}) streams_.push_back(std::make_unique<support::StreamWindow>(*os));
+  printers_->yaml.out.attach(*streams_[0]);
+  printers_->xml.out.attach(*streams_[1]);
+  printers_->json.out.attach(*streams_[2]);
   write_header(*printers_, header);
   flush();
 }

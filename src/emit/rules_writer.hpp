@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "extract/rules.hpp"
+#include "support/output.hpp"
 
 namespace wikic::emit {
 
@@ -32,10 +33,13 @@ struct RulesTotals {
 };
 
 /// Writes the three files as pages arrive: the header first, each page as soon as it is
-/// extracted (nothing is kept), the summary last. Streams are the caller's (files, or
-/// strings in tests); finish() must be called once.
+/// extracted (nothing is kept), the summary last. The outputs are the caller's: files'
+/// windows (`wikic compile`, the printers writing in place) or streams (strings in
+/// tests); finish() must be called once.
 class RulesWriter {
 public:
+  RulesWriter(support::OutputWindow& yaml, support::OutputWindow& xml, support::OutputWindow& json,
+              const RulesHeader& header);
   RulesWriter(std::ostream& yaml, std::ostream& xml, std::ostream& json, const RulesHeader& header);
   ~RulesWriter();
   void page(const extract::PageRules& page);
@@ -43,9 +47,7 @@ public:
   const RulesTotals& totals() const { return totals_; }
 
 private:
-  std::ostream& yaml_;
-  std::ostream& xml_;
-  std::ostream& json_;
+  std::vector<std::unique_ptr<support::OutputWindow>> streams_;  ///< the ostream constructor's
   RulesTotals totals_;
   struct Printers;  ///< one per format, each with its reusable page buffer
   std::unique_ptr<Printers> printers_;

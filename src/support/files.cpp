@@ -118,10 +118,16 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
 // the page cache.
 // After a failed write every later one fails too, so a full disk stops the file where
 // it broke.
-class AtomicFile::Buffer : public std::streambuf {
+// The printers of the rule files write into the block itself (OutputWindow), not through
+// the stream: a window may run past the block's end into its spill, whose bytes start
+// the next block once the full one is handed over.
+class AtomicFile::Buffer : public std::streambuf, public OutputWindow {
 public:
   static constexpr std::size_t kSmall = std::size_t{1} << 16;
   static constexpr std::size_t kBlock = std::size_t{1} << 22;
+  /// Room past a block's end, for a window lent near it: a printer asks for the most
+  /// one event can write, a few KB for the texts of the seed page.
+  static constexpr std::size_t kSpill = std::size_t{1} << 18;
   /// Direct I/O wants buffer addresses, sizes and file offsets in multiples of the
   /// device's logical block size: 4096 covers the 512 and 4096 of today's disks.
   static constexpr std::size_t kAlign = 4096;
@@ -135,6 +141,41 @@ public:
   /// The first failed write's errno, else 0. Complete once finish() has returned.
   int error() const { return error_; }
   std::uint64_t direct_bytes() const { return direct_bytes_; }
+
+  std::span<char> window(std::size_t n) override {
+    lent_scratch_ = false;
+    std::size_t room = static_cast<std::size_t>(epptr() - pptr());
+    if (room < n && size_ < kBlock) {
+      make_room();  // the small buffer becomes a block (nothing was written, nothing failed)
+      room = static_cast<std::size_t>(epptr() - pptr());
+    }
+    if (size_ == kBlock) room += kSpill;
+    if (room >= n) return {pptr(), room};
+    // More than a block's spill: lent from elsewhere and copied in.
+    scratch_.resize(n);
+    lent_scratch_ = true;
+    return scratch_;
+  }
+  void advance(std::size_t n) override {
+    if (lent_scratch_) {
+      lent_scratch_ = false;
+      xsputn(scratch_.data(), static_cast<std::streamsize>(n));
+      return;
+    }
+    const std::size_t room = static_cast<std::size_t>(epptr() - pptr());
+    if (n <= room) {
+      pbump(static_cast<int>(n));
+      return;
+    }
+    // The window ran into the spill: the block is full, and the spilled bytes begin the
+    // next. The writer thread reads only the full block's first kBlock bytes, so they
+    // can be copied while it writes; without a thread the block is written first.
+    pbump(static_cast<int>(room));
+    const char* full = space_;
+    if (!make_room()) return;  // a failed file: the bytes are dropped with the rest
+    std::memcpy(pptr(), full + kBlock, n - room);
+    pbump(static_cast<int>(n - room));
+  }
 
   /// Writes what is gathered, the last part through the page cache; false after any
   /// failed write. The file has every byte once this returns.
@@ -189,6 +230,9 @@ private:
   std::condition_variable changed_;
   const char* job_ = nullptr;  ///< a full block handed to the writer, until written
   bool stop_ = false;
+  // A window too large for the spill.
+  std::vector<char> scratch_;
+  bool lent_scratch_ = false;
 
   static char* allocate(std::size_t n) { return static_cast<char*>(::operator new(n, std::align_val_t{kAlign})); }
   static void release(char*& block) {
@@ -209,9 +253,9 @@ private:
   /// The buffer is full: a small one becomes a block, a full block goes to the writer.
   bool make_room() {
     if (size_ < kBlock) {  // nothing was written yet, so nothing has failed
-      char* block = allocate(kBlock);
-      std::memcpy(block, space_, size_);
-      std::size_t used = size_;
+      char* block = allocate(kBlock + kSpill);
+      std::size_t used = static_cast<std::size_t>(pptr() - pbase());  // all of it, unless window() asks
+      std::memcpy(block, space_, used);
       release(space_);
       take(block, kBlock, used);
       return true;
@@ -230,7 +274,7 @@ private:
   int hand_over() {
     if (!writer_.joinable()) {
       try {
-        spare_ = allocate(kBlock);
+        spare_ = allocate(kBlock + kSpill);
         writer_ = std::thread([this] { write_blocks(); });
       } catch (const std::exception&) {
         release(spare_);
@@ -306,6 +350,8 @@ AtomicFile::AtomicFile(std::string path, DirectIo direct)
     : path_(std::move(path)), temporary_(temporary_for(path_)), direct_io_(direct), stream_(nullptr) {}
 
 AtomicFile::~AtomicFile() { discard(); }
+
+OutputWindow& AtomicFile::output() { return *buffer_; }
 
 namespace {
 // Temporaries that a killed or crashed writer left: `.NAME.tmp.PID.N` beside `path`

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "support/output.hpp"
+
 namespace wikic::support {
 
 /// Whole file into a string; on failure nullopt and `error` holds "path: reason".
@@ -36,6 +38,9 @@ public:
   bool open(std::string& error);
   /// Where the content goes. A failed write (disk full) sets badbit; sync() reports it.
   std::ostream& stream() { return stream_; }
+  /// The same content, written in place (see output.hpp); from open() to sync(). A
+  /// window must be advanced before the next stream() write, which would overwrite it.
+  OutputWindow& output();
   /// Writes out what is buffered and waits until the disk has it (fsync): after a crash
   /// a renamed file must not turn out empty. False and `error` on any failure so far.
   bool sync(std::string& error);

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <span>
 #include <cstdlib>
 #include <cstring>
 #include <csignal>
@@ -259,6 +260,40 @@ TEST_CASE("a large atomic file is whole, its full blocks written past the page c
   REQUIRE(small.commit(error));
   CHECK(small.direct_bytes() == 0);
   CHECK(wikic::test::slurp(dir / "pages.yaml") == "pages: []\n");
+}
+
+// A printer's way of writing (emit's Sink): windows asked for in assorted sizes, each
+// filled only in part, some spilling past a 4 MB block's end, one larger than the spill,
+// and stream writes in between. The file must hold exactly the advanced bytes.
+TEST_CASE("an atomic file written in place through windows holds exactly the bytes advanced") {
+  wikic::test::ScratchDir dir;
+  std::string error;
+  for (auto mode : {AtomicFile::DirectIo::when_possible, AtomicFile::DirectIo::never}) {
+    auto path = (dir / "rules.yaml").string();
+    AtomicFile file(path, mode);
+    REQUIRE(file.open(error));
+    std::string expected;
+    std::uint32_t seed = 7;
+    for (int i = 0; expected.size() < 11'000'000; ++i) {
+      seed = seed * 1103515245u + 12345u;
+      std::size_t ask = i == 40 ? 4'600'000 : i % 7 == 0 ? 300'000 + seed % 4000 : 1 + seed % 70'000;
+      std::span<char> room = file.output().window(ask);
+      REQUIRE(room.size() >= ask);
+      std::size_t used = ask - (ask > 10 ? seed % (ask / 10) : 0);
+      for (std::size_t k = 0; k < used; ++k) room[k] = static_cast<char>('A' + (i + k) % 26);
+      expected.append(room.data(), used);
+      file.output().advance(used);
+      if (i % 9 == 8) {
+        file.stream() << "stream " << i << '\n';
+        expected += "stream " + std::to_string(i) + '\n';
+      }
+    }
+    REQUIRE(file.commit(error));
+    CHECK(wikic::test::slurp(path) == expected);
+    bool direct = mode == AtomicFile::DirectIo::when_possible && takes_direct_io(dir.path);
+    std::uint64_t blocks = expected.size() / (std::size_t{1} << 22) * (std::size_t{1} << 22);
+    CHECK(file.direct_bytes() == (direct ? blocks : 0));
+  }
 }
 
 TEST_CASE("a write that fails in a direct block fails the file, and the old one stays") {

@@ -37,7 +37,8 @@ using printing::operator""_key;
 
 // ---- the printers ---------------------------------------------------------------------
 //
-// Each printer takes the same events and appends to its Sink, reused from page to page:
+// Each printer takes the same events and writes them through its Sink, in place in its
+// file (RulesWriter::flush hands each page's bytes over):
 //   begin_document(root, version) … end_document()
 //   string(key, text)        a string field
 //   plain(key, text)         a number or boolean, already in its text form

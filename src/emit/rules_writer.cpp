@@ -717,16 +717,16 @@ struct RulesWriter::Printers {
   }
 };
 
-// Each page's bytes are handed to the files as it ends, so the files hold whole pages.
+// What a page wrote is handed to the files when it ends (a window it filled up went over
+// before, as the printers asked for more room).
 void RulesWriter::flush() {
   printers_->yaml.out.release();
   printers_->xml.out.release();
   printers_->json.out.release();
 }
 
-RulesWriter::RulesWriter(support::OutputWindow& yaml, support::OutputWindow& xml, support::OutputWindow& json,
-                         const RulesHeader& header)
-    : printers_(std::make_unique<Printers>()) {
+void RulesWriter::start(support::OutputWindow& yaml, support::OutputWindow& xml, support::OutputWindow& json,
+                        const RulesHeader& header) {
   printers_->yaml.out.attach(yaml);
   printers_->xml.out.attach(xml);
   printers_->json.out.attach(json);
@@ -734,14 +734,16 @@ RulesWriter::RulesWriter(support::OutputWindow& yaml, support::OutputWindow& xml
   flush();
 }
 
+RulesWriter::RulesWriter(support::OutputWindow& yaml, support::OutputWindow& xml, support::OutputWindow& json,
+                         const RulesHeader& header)
+    : printers_(std::make_unique<Printers>()) {
+  start(yaml, xml, json, header);
+}
+
 RulesWriter::RulesWriter(std::ostream& yaml, std::ostream& xml, std::ostream& json, const RulesHeader& header)
     : printers_(std::make_unique<Printers>()) {
   for (std::ostream* os : {&yaml, &xml, &json}) streams_.push_back(std::make_unique<support::StreamWindow>(*os));
-  printers_->yaml.out.attach(*streams_[0]);
-  printers_->xml.out.attach(*streams_[1]);
-  printers_->json.out.attach(*streams_[2]);
-  write_header(*printers_, header);
-  flush();
+  start(*streams_[0], *streams_[1], *streams_[2], header);
 }
 
 RulesWriter::~RulesWriter() = default;

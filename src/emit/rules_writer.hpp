@@ -49,8 +49,10 @@ public:
 private:
   std::vector<std::unique_ptr<support::OutputWindow>> streams_;  ///< the ostream constructor's
   RulesTotals totals_;
-  struct Printers;  ///< one per format, each with its reusable page buffer
+  struct Printers;  ///< one per format, each writing into its output's windows
   std::unique_ptr<Printers> printers_;
+  void start(support::OutputWindow& yaml, support::OutputWindow& xml, support::OutputWindow& json,
+             const RulesHeader& header);
   void flush();
 };
 

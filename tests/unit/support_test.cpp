@@ -211,6 +211,14 @@ bool takes_direct_io(const std::filesystem::path& folder) {
   return ok;
 }
 
+// What direct_bytes() must say of a file of `size` bytes written in `folder`: every full
+// 4 MB block and only those (the part after the last one goes through the page cache),
+// and nothing when direct I/O is off or the file system refuses it.
+std::uint64_t expected_direct_bytes(std::size_t size, AtomicFile::DirectIo mode, const std::filesystem::path& folder) {
+  if (mode != AtomicFile::DirectIo::when_possible || !takes_direct_io(folder)) return 0;
+  return size / (std::size_t{1} << 22) * (std::size_t{1} << 22);
+}
+
 // 13 MB in pieces of every kind: single characters, short writes, writes larger than a
 // 4 MB block, and an end that falls inside a block. Returns what was written.
 std::string write_large(AtomicFile& file) {
@@ -246,11 +254,7 @@ TEST_CASE("a large atomic file is whole, its full blocks written past the page c
     expected += "tail\n";
     REQUIRE(file.commit(error));
     CHECK(wikic::test::slurp(path) == expected);
-    // Every full 4 MB block and only those; the part after the last one went through the
-    // page cache, and so does everything when direct I/O is off or refused.
-    std::uint64_t blocks = expected.size() / (std::size_t{1} << 22) * (std::size_t{1} << 22);
-    bool direct = mode == AtomicFile::DirectIo::when_possible && takes_direct_io(dir.path);
-    CHECK(file.direct_bytes() == (direct ? blocks : 0));
+    CHECK(file.direct_bytes() == expected_direct_bytes(expected.size(), mode, dir.path));
     CHECK(folder_entries(dir.path) == std::vector<std::string>{"rules.xml"});
   }
   // Under 64 KB nothing is written before sync(), and nothing directly.
@@ -290,9 +294,7 @@ TEST_CASE("an atomic file written in place through windows holds exactly the byt
     }
     REQUIRE(file.commit(error));
     CHECK(wikic::test::slurp(path) == expected);
-    bool direct = mode == AtomicFile::DirectIo::when_possible && takes_direct_io(dir.path);
-    std::uint64_t blocks = expected.size() / (std::size_t{1} << 22) * (std::size_t{1} << 22);
-    CHECK(file.direct_bytes() == (direct ? blocks : 0));
+    CHECK(file.direct_bytes() == expected_direct_bytes(expected.size(), mode, dir.path));
   }
 }
 

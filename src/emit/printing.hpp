@@ -40,6 +40,9 @@ public:
   }
   /// The cursor after writing through the one reserve_more returned.
   void commit(char* at) { at_ = at; }
+  /// Where the next byte goes, without reserving: what was written since an earlier
+  /// cursor lies between the two as long as no reservation in between outgrew the room.
+  const char* cursor() const { return at_; }
   void put(char c) { *at_++ = c; }
   void put(std::string_view s) {
     std::memcpy(at_, s.data(), s.size());

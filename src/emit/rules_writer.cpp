@@ -12,6 +12,7 @@
 // hostile strings.
 #include "emit/rules_writer.hpp"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -186,6 +187,12 @@ public:
     close('}');
     if (depth_ < inline_from_) inline_from_ = max_depth;
   }
+  /// Bytes that members of the current object printed before, from the same state.
+  void replay(std::string_view bytes, std::size_t) {
+    out.commit(printing::put(out.reserve_more(bytes.size()), bytes));
+    first_[depth_] = false;
+  }
+  std::size_t depth() const { return depth_; }
 
 private:
   bool first_[max_depth] = {};
@@ -286,6 +293,11 @@ public:
     stack_[++depth_] = {Kind::map, column + 2, 0, true};
   }
   void end_item() { --depth_; }
+  /// Bytes that `members` members of the current map printed before, from the same state.
+  void replay(std::string_view bytes, std::size_t members) {
+    out.commit(printing::put(out.reserve_more(bytes.size()), bytes));
+    stack_[depth_].count += members;
+  }
 
 private:
   enum class Kind { map, block, flow };
@@ -366,6 +378,11 @@ public:
   void end_item() {
     end();
     if (depth_ < inline_from_) inline_from_ = max_depth;
+  }
+  /// Bytes that children of the current element printed before, from the same state.
+  void replay(std::string_view bytes, std::size_t) {
+    out.commit(printing::put(out.reserve_more(bytes.size()), bytes));
+    stack_[depth_].has_children = true;
   }
 
 private:
@@ -556,11 +573,16 @@ void rule(Out& out, const extract::Rule& r) {
   out.begin_item();
   out.string("id"_key, r.id);
   if (!r.parent.empty()) out.string("parent"_key, r.parent);
-  out.string("section"_key, r.section);
-  out.string("phase"_key, r.phase);
-  out.string("round"_key, r.round);
-  out.string("step"_key, r.step);
-  out.string("block"_key, r.block);
+  // The rules of a block follow each other and hold the same five shared texts: while
+  // they do, the files get those fields' bytes again, copied (199 of the seed page's
+  // 252 rules). Each run follows the id, so it prints from the same state every time.
+  out.repeated(out.structure_run, {&r.section, &r.phase, &r.round, &r.step, &r.block}, 0, 5, [&] {
+    out.string("section"_key, r.section);
+    out.string("phase"_key, r.phase);
+    out.string("round"_key, r.round);
+    out.string("step"_key, r.step);
+    out.string("block"_key, r.block);
+  });
   out.string("kind"_key, r.kind);
   boolean_field(out, "core"_key, r.core);
   out.string("when"_key, r.when);
@@ -575,9 +597,14 @@ void rule(Out& out, const extract::Rule& r) {
   points(out, r);
   const extract::RuleSource& s = r.source;
   out.begin_object("source"_key);
-  out.string("page"_key, s.page);
-  unsigned_field(out, "revision"_key, s.revision);
-  out.string("file"_key, s.file);
+  // A page's rules share its title, revision and file: the source object's first three
+  // members are copied from the rule before (they are its first, so they too print from
+  // the same state every time).
+  out.repeated(out.source_run, {&s.page, &s.file}, s.revision, 3, [&] {
+    out.string("page"_key, s.page);
+    unsigned_field(out, "revision"_key, s.revision);
+    out.string("file"_key, s.file);
+  });
   unsigned_field(out, "line"_key, s.line);
   unsigned_field(out, "column"_key, s.column);
   if (s.offset >= 0) out.plain("offset"_key, Number(s.offset).text());
@@ -601,6 +628,7 @@ void write_header(Out& out, const RulesHeader& h) {
 
 template <class Out>
 void write_page(Out& out, const extract::PageRules& p) {
+  out.forget_runs();  // a page's rules repeat their own texts, not another page's
   out.begin_item();
   out.string("title"_key, p.title);
   unsigned_field(out, "revision"_key, p.revision);
@@ -657,6 +685,51 @@ struct RulesWriter::Printers {
   YamlPrinter yaml;
   XmlPrinter xml;
   JsonPrinter json;
+
+  /// Members that consecutive records print alike (see rule()): the shared texts they
+  /// were printed from, kept so that an address cannot become another text's, the depth,
+  /// and each file's bytes (yaml, xml, json).
+  template <std::size_t N>
+  struct FieldRun {
+    std::array<extract::SharedText, N> texts;
+    std::uint64_t number = 0;       ///< a member that is no text (the source's revision)
+    std::size_t depth = max_depth;  ///< none printed yet
+    std::string bytes[3];
+  };
+  FieldRun<5> structure_run;
+  FieldRun<2> source_run;
+
+  void forget_runs() { structure_run.depth = source_run.depth = max_depth; }
+
+  /// Prints `members` members through `print`, or, when `texts` are the very strings
+  /// and `number` the number the run was last printed from at this depth, copies the
+  /// bytes printed then. `print`'s bytes must depend on `texts`, `number` and the state
+  /// before them alone, and that state must be the same at every use of the run (the
+  /// same members before them).
+  template <std::size_t N, class Print>
+  void repeated(FieldRun<N>& run, const std::array<const extract::SharedText*, N>& texts, std::uint64_t number,
+                std::size_t members, Print print) {
+    bool same = run.depth == json.depth() && run.number == number;
+    for (std::size_t i = 0; same && i < N; ++i) same = run.texts[i].same(*texts[i]);
+    if (same) {
+      yaml.replay(run.bytes[0], members);
+      xml.replay(run.bytes[1], members);
+      json.replay(run.bytes[2], members);
+      return;
+    }
+    // Room for all the members up front, so that each file's bytes of the run are
+    // written in one piece (a reservation inside could move to another window).
+    std::size_t room = (members + 2) * 2 * Sink::slack;
+    for (const extract::SharedText* t : texts) room += 6 * t->size();
+    const char* begin[3] = {yaml.out.reserve_more(room), xml.out.reserve_more(room), json.out.reserve_more(room)};
+    print();
+    run.bytes[0].assign(begin[0], yaml.out.cursor());
+    run.bytes[1].assign(begin[1], xml.out.cursor());
+    run.bytes[2].assign(begin[2], json.out.cursor());
+    for (std::size_t i = 0; i < N; ++i) run.texts[i] = *texts[i];
+    run.number = number;
+    run.depth = json.depth();
+  }
 
   void begin_document(const Key& root, std::string_view version) {
     yaml.begin_document(root, version);

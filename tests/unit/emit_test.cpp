@@ -584,6 +584,34 @@ TEST_CASE("an empty database and the seed page print as the libraries print them
   check_same(db, true);
 }
 
+TEST_CASE("rules that share their block's and source's texts print as the libraries print them") {
+  // Copies of a rule hold the very same shared texts, as the rules of one block do after
+  // extraction: the printers then copy those fields' bytes from the rule before. A copy
+  // without a parent, one with another block, and a page that is a copy of another
+  // (the same texts again on the next page) must all still print as the libraries do.
+  auto pool = hostile_strings();
+  extract::PageRules page = page_from(pool, 3);
+  extract::Rule first = page.rules.front();
+  first.section = pool[27];  // a string with bytes to escape in every format
+  first.step = pool.back();  // a long one, escaped at length
+  page.rules.clear();
+  for (std::size_t i = 0; i < 5; ++i) {
+    extract::Rule r = first;
+    r.id = "rule-" + std::to_string(i);
+    if (i % 2 == 1) r.parent.clear();
+    if (i == 3) r.block = pool[40];
+    if (i == 4) r.source.revision = 7;  // not a shared text: the copy would be wrong
+    page.rules.push_back(r);
+  }
+  emit::RulesDatabase db;
+  db.header.sitename = "WICA";
+  db.add(page);
+  db.add(page);
+  check_same(db, true);
+  auto files = db.render();
+  CHECK(files.json.find("\"revision\":7") != std::string::npos);  // a rule is one line
+}
+
 TEST_CASE("the writer streams the same bytes as the whole database") {
   auto db = database(hostile_strings(), 4);
   std::ostringstream y, x, j;

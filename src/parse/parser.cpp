@@ -74,7 +74,7 @@ WIKIC_SCAN_INLINE std::uint32_t scan_byte(const char* base, std::uint32_t from, 
 
 // Byte classes in one table: the name and attribute scans test every byte of every tag,
 // and a lookup is cheaper than the chains of comparisons.
-enum : std::uint8_t { kSpaceByte = 1, kAlphaByte = 2, kDigitByte = 4, kAttrNameByte = 8, kNotInTitleByte = 16,
+enum : std::uint8_t { kSpaceByte = 1, kAlphaByte = 2, kDigitByte = 4, kAttrNameByte = 8,
                       kGapByte = 32,          // space or newline: between attributes and around `=`
                       kAttrStartByte = 64,    // starts an attribute name: a name byte but `-` and `.`
                       kTagNameEndByte = 128 };  // may follow a tag name: space, `>`, `/`
@@ -87,8 +87,6 @@ constexpr std::array<std::uint8_t, 256> kByteClass = [] {
   // Attribute names: Sanitizer's loose set, with every non-ASCII byte.
   for (unsigned char c : {':', '_', '-', '.'}) t[c] |= kAttrNameByte;
   for (int c = 0x80; c < 0x100; ++c) t[c] |= kAttrNameByte;
-  // Bytes that make `[[…]]` not a link (a subset of Title's illegal characters).
-  for (unsigned char c : {'<', '>', '[', ']', '{', '}', '\n'}) t[c] |= kNotInTitleByte;
   for (int c = 0; c < 0x100; ++c) {
     if ((t[c] & kSpaceByte) || c == '\n') t[c] |= kGapByte;
     if ((t[c] & kAttrNameByte) && c != '-' && c != '.') t[c] |= kAttrStartByte;
@@ -1481,14 +1479,25 @@ private:
   bool lex_wikilink(std::uint32_t b, std::uint32_t close,
                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs, Token& t) {
     std::uint32_t inner = b + 2;
-    std::uint32_t bar = find_outside(inner, close, "|");
+    // The target's end (the first `|` outside regions) and its title check in one scan:
+    // a byte of Title's illegal set (the part of it scanned for) before that `|` makes
+    // it no link, also inside a region, whose bytes are part of the target.
+    std::uint32_t bar = close;
+    std::size_t r = region_at_or_after(inner);
+    for (std::uint32_t i = inner; i < close; ++i) {
+      i = scan_for<'|', '<', '>', '[', ']', '{', '}', '\n'>(text_.data(), i, close, text_end());
+      if (i >= close) break;
+      if (text_[i] != '|') return false;
+      while (r < regions_.size() && regions_[r].end <= i) ++r;
+      if (r < regions_.size() && regions_[r].begin <= i) continue;
+      bar = i;
+      break;
+    }
     std::string_view target = text_.substr(inner, bar - inner);
     std::string_view trimmed = target;
     while (!trimmed.empty() && is_space(trimmed.front())) trimmed.remove_prefix(1);
     while (!trimmed.empty() && is_space(trimmed.back())) trimmed.remove_suffix(1);
     if (trimmed.empty()) return false;
-    for (char c : trimmed)  // not find_first_of: that is a memchr per forbidden byte
-      if (has_class(c, kNotInTitleByte)) return false;
     bool file = istarts_with(trimmed, "file:") || istarts_with(trimmed, "image:");
     // A link inside a plain link's text breaks the outer one (only file captions nest).
     if (!file) {

@@ -1101,9 +1101,10 @@ private:
 
   // Splits `attrs | content` the way doTableStuff does: the first single `|` separates,
   // unless the part before it contains `[[` (then it is all content). `bar` is that `|`
-  // (the first outside regions in [b, e)), or e.
+  // (the first outside regions in [b, e)), or e; `link_before_bar` whether a `[[`
+  // outside regions starts before it.
   void cell(NodeKind kind, bool header, std::uint32_t mark, std::uint32_t b, std::uint32_t e,
-            std::uint32_t bar, std::size_t parent_index) {
+            std::uint32_t bar, bool link_before_bar, std::size_t parent_index) {
     pop_above(parent_index, mark);
     NodeId c = open(kind, mark, e);
     if (c == kNoNode) {
@@ -1112,7 +1113,7 @@ private:
     }
     if (header) doc_.mutable_node(c).aux = 1;
     std::uint32_t content = b;
-    if (bar < e && find_outside(b, bar, "[[") >= bar) {
+    if (bar < e && !link_before_bar) {
       parse_attributes(c, b, bar);
       content = bar + 1;
     }
@@ -1146,7 +1147,8 @@ private:
       stack_[table].row_pending = false;
       pop_above(table, ts);
       validate_lists();
-      cell(NodeKind::TableCaption, false, ts, ts + 2, te, find_outside(ts + 2, te, "|"), table);
+      std::uint32_t bar = find_outside(ts + 2, te, "|");
+      cell(NodeKind::TableCaption, false, ts, ts + 2, te, bar, find_outside(ts + 2, bar, "[[") < bar, table);
       return;
     }
     // Cells: make sure a row is open (doTableStuff adds the missing <tr>).
@@ -1170,8 +1172,9 @@ private:
     std::uint32_t pos = ts + 1;
     std::uint32_t mark = ts;
     for (;;) {
-      auto [sep, bar] = next_cell_separator(pos, te, header);
-      cell(NodeKind::TableCell, header, mark, pos, sep, bar, row);
+      CellEnd end = next_cell_separator(pos, te, header);
+      cell(NodeKind::TableCell, header, mark, pos, end.sep, end.bar, end.link_before_bar, row);
+      const std::uint32_t sep = end.sep;
       validate_lists();
       if (sep >= te || stack_.size() <= row) break;
       mark = sep;
@@ -1179,16 +1182,27 @@ private:
     }
   }
 
+  struct CellEnd {
+    std::uint32_t sep;     // the `||` (or `!!`) that ends the cell, or the line's end
+    std::uint32_t bar;     // the cell's first single `|`, or sep
+    bool link_before_bar;  // a `[[` outside regions starts before bar
+  };
+
   // The end of the cell starting at `pos`: the first `||` (also `!!` on a header line)
-  // outside regions, or `te`; and the cell's first single `|` before it, or the end.
-  // One pass over the cell for what were three searches (`||`, `!!`, then `|`).
-  std::pair<std::uint32_t, std::uint32_t> next_cell_separator(std::uint32_t pos, std::uint32_t te,
-                                                               bool header) const {
+  // outside regions, or `te`; the cell's first single `|` before it, or the end; and
+  // whether a `[[` comes before that `|`, which makes the cell all content. One pass
+  // over the cell for what were four searches (`||`, `!!`, `|`, then `[[`): `[` is
+  // looked for only until the `|` or a `[[` is found.
+  CellEnd next_cell_separator(std::uint32_t pos, std::uint32_t te, bool header) const {
     std::uint32_t bar = 0xFFFFFFFFu;
+    bool link = false;
     std::size_t r = region_at_or_after(pos);
     for (std::uint32_t i = pos; i < te; ++i) {
-      i = header ? scan_for<'|', '!'>(text_.data(), i, te, text_end())
-                 : scan_byte(text_.data(), i, te, text_end(), '|');
+      const bool want_link = bar == 0xFFFFFFFFu && !link;
+      i = want_link ? (header ? scan_for<'|', '!', '['>(text_.data(), i, te, text_end())
+                              : scan_for<'|', '['>(text_.data(), i, te, text_end()))
+                    : (header ? scan_for<'|', '!'>(text_.data(), i, te, text_end())
+                              : scan_byte(text_.data(), i, te, text_end(), '|'));
       if (i >= te) break;
       while (r < regions_.size() && regions_[r].end <= i) ++r;
       if (r < regions_.size() && regions_[r].begin <= i) {
@@ -1196,10 +1210,15 @@ private:
         continue;
       }
       const char c = text_[i];
-      if (i + 1 < te && text_[i + 1] == c) return {i, bar == 0xFFFFFFFFu ? i : bar};
+      if (c == '[') {
+        // A `[` after the bar or a first `[[` is no longer asked about.
+        if (want_link && i + 1 < te && text_[i + 1] == '[') link = true;
+        continue;
+      }
+      if (i + 1 < te && text_[i + 1] == c) return {i, bar == 0xFFFFFFFFu ? i : bar, link};
       if (c == '|' && bar == 0xFFFFFFFFu) bar = i;
     }
-    return {te, bar == 0xFFFFFFFFu ? te : bar};
+    return {te, bar == 0xFFFFFFFFu ? te : bar, link};
   }
 
   // --- lines ---

@@ -214,6 +214,15 @@ constexpr auto kExtensionTags = index_names(std::array<std::string_view, 29>{
     "categorytree", "inputbox", "timeline", "score", "graph", "chem", "ce", "hiero",
     "charinsert", "imagemap", "mapframe", "maplink", "templatestyles", "tabber"});
 
+// The first two letters of the extension tag names, a bit per second letter for each
+// first: find_regions meets every `<` of the page, and this rejects the HTML tags (span,
+// li, hr, div…) before their name is read.
+constexpr std::array<std::uint32_t, 26> kExtensionTagStarts = [] {
+  std::array<std::uint32_t, 26> starts{};
+  for (std::string_view n : kExtensionTags.names) starts[n[0] - 'a'] |= 1u << (n[1] - 'a');
+  return starts;
+}();
+
 // --- atomic regions ----------------------------------------------------------------
 // Comments, ext tags, unexpanded templates and semantic markers are found in one
 // pre-pass; line splitting and every scanner jump over them, so a `|` or a newline
@@ -601,10 +610,14 @@ private:
   std::uint32_t try_extension_tag(std::uint32_t i,
                                   std::vector<std::pair<std::string_view, std::uint32_t>>& no_close) {
     const std::string_view t = text_;
+    if (i + 2 >= t.size()) return 0;
+    // Setting bit 0x20 maps exactly the ASCII letters into a…z.
+    const char l0 = static_cast<char>(t[i + 1] | 0x20), l1 = static_cast<char>(t[i + 2] | 0x20);
+    if (l0 < 'a' || l0 > 'z' || l1 < 'a' || l1 > 'z' || !((kExtensionTagStarts[l0 - 'a'] >> (l1 - 'a')) & 1u))
+      return 0;
     std::uint32_t j = i + 1;
     while (j < t.size() && is_alnum(t[j])) ++j;
     std::string_view name = t.substr(i + 1, j - i - 1);
-    if (name.empty()) return 0;
     int known = kExtensionTags.find(name);
     if (known < 0) return 0;
     std::string_view canon = kExtensionTags.names[static_cast<std::size_t>(known)];

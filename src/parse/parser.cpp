@@ -148,6 +148,20 @@ constexpr TagInfo kTags[] = {
     {"meta", kVoid}, {"link", kVoid},
 };
 
+// A tag's index in kTags, for the tree builder's tests on named tags: open elements
+// keep their index, and a test is one comparison instead of a name's.
+consteval std::uint8_t tag_index(std::string_view name) {
+  for (std::size_t k = 0; k < std::size(kTags); ++k)
+    if (kTags[k].name == name) return static_cast<std::uint8_t>(k);
+  throw "not in kTags";
+}
+static_assert(std::size(kTags) <= 64);  // a set of tags is a 64-bit mask
+consteval std::uint64_t tag_set(std::initializer_list<std::string_view> names) {
+  std::uint64_t set = 0;
+  for (std::string_view n : names) set |= std::uint64_t{1} << tag_index(n);
+  return set;
+}
+
 // A table of lowercase names grouped by first letter and length, so a lookup compares
 // against the one or two names of that shape instead of all (every `<` in a page asks
 // up to four tables, and most names asked for are in none of them).
@@ -334,6 +348,7 @@ struct Open {
   NodeKind kind;
   std::uint8_t flags = 0;
   std::string_view tag;
+  std::uint8_t tag_index = 0;  // Elements only: the index of `tag` in kTags
   // Tables only: a `|-` seen but not yet given a cell. doTableStuff emits <tr> when the
   // first cell comes, so a row without cells leaves no trace in MediaWiki's output.
   bool row_pending = false;
@@ -774,11 +789,11 @@ private:
   }
 
   NodeId open(NodeKind kind, std::uint32_t b, std::uint32_t e, std::uint8_t flags = 0,
-              std::string_view tag = {}) {
+              std::string_view tag = {}, std::uint8_t tag_index = 0) {
     if (!can_open()) return kNoNode;
     NodeId id = doc_.add_node(kind, src_, {b, e}, top());
     doc_.mutable_node(id).name = tag;
-    stack_.push_back({id, kind, flags, tag});
+    stack_.push_back({id, kind, flags, tag, tag_index});
     return id;
   }
 
@@ -1909,23 +1924,21 @@ private:
       case NodeKind::TemplateParameter:
         return true;
       case NodeKind::Element:
-        return table_tag ? same_name(o.tag, "table") : (o.flags & kScope) != 0;
+        return table_tag ? o.tag_index == tag_index("table") : (o.flags & kScope) != 0;
       default:
         return false;
     }
   }
 
-  // Index of the nearest open element named `name`, searching down to a boundary;
-  // `stop_tags` end the search early (e.g. `ul` for an implied </li>).
-  std::size_t find_open(std::string_view name, bool table_tag,
-                        std::initializer_list<std::string_view> stop_tags = {}) const {
+  // Index of the nearest open element with kTags index `tag`, searching down to a
+  // boundary; the tags in `stop_tags` (a tag_set) end the search early (e.g. `ul` for
+  // an implied </li>).
+  std::size_t find_open(std::uint8_t tag, bool table_tag, std::uint64_t stop_tags = 0) const {
     for (std::size_t i = stack_.size(); i-- > 1;) {
       const Open& o = stack_[i];
-      if (o.kind == NodeKind::Element && same_name(o.tag, name)) return i;
+      if (o.kind == NodeKind::Element && o.tag_index == tag) return i;
       if (is_boundary(o, table_tag)) return 0;
-      if (o.kind == NodeKind::Element)
-        for (std::string_view s : stop_tags)
-          if (same_name(o.tag, s)) return 0;
+      if (o.kind == NodeKind::Element && ((stop_tags >> o.tag_index) & 1u)) return 0;
     }
     return 0;
   }
@@ -1942,29 +1955,29 @@ private:
       // A block start tag closes an open <p> (HTML "close a p element in button scope").
       for (std::size_t i = stack_.size(); i-- > 1;) {
         const Open& o = stack_[i];
-        if (o.kind == NodeKind::Element && same_name(o.tag, "p")) {
+        if (o.kind == NodeKind::Element && o.tag_index == tag_index("p")) {
           pop_to(i, t.b, false);
           break;
         }
         if (o.kind != NodeKind::Element || (o.flags & kBlock) || is_boundary(o, false)) break;
       }
     }
-    if (same_name(name, "li")) {
-      implied_close(find_open("li", false, {"ul", "ol", "div", "table"}), t.b);
-    } else if (same_name(name, "dt") || same_name(name, "dd")) {
-      std::size_t i = find_open("dd", false, {"dl", "div"});
-      if (i == 0) i = find_open("dt", false, {"dl", "div"});
+    if (t.tag == tag_index("li")) {
+      implied_close(find_open(tag_index("li"), false, tag_set({"ul", "ol", "div", "table"})), t.b);
+    } else if (t.tag == tag_index("dt") || t.tag == tag_index("dd")) {
+      std::size_t i = find_open(tag_index("dd"), false, tag_set({"dl", "div"}));
+      if (i == 0) i = find_open(tag_index("dt"), false, tag_set({"dl", "div"}));
       implied_close(i, t.b);
-    } else if (same_name(name, "tr")) {
-      std::size_t i = find_open("tr", true);
+    } else if (t.tag == tag_index("tr")) {
+      std::size_t i = find_open(tag_index("tr"), true);
       implied_close(i, t.b);
-    } else if (same_name(name, "td") || same_name(name, "th")) {
-      std::size_t i = find_open("td", true, {"tr"});
-      if (i == 0) i = find_open("th", true, {"tr"});
+    } else if (t.tag == tag_index("td") || t.tag == tag_index("th")) {
+      std::size_t i = find_open(tag_index("td"), true, tag_set({"tr"}));
+      if (i == 0) i = find_open(tag_index("th"), true, tag_set({"tr"}));
       implied_close(i, t.b);
     }
     if (!(info.flags & kBlock)) ensure_inline_container(t.b);
-    NodeId id = open(NodeKind::Element, t.b, t.e, info.flags, name);
+    NodeId id = open(NodeKind::Element, t.b, t.e, info.flags, name, t.tag);
     if (id == kNoNode) {
       append_text(t.b, t.e);
       return;
@@ -1977,14 +1990,14 @@ private:
     const TagInfo& info = kTags[t.tag];
     if (info.flags & kVoid) {
       // Sanitizer turns </br> into <br>; other void end tags are dropped.
-      if (same_name(info.name, "br")) {
+      if (t.tag == tag_index("br")) {
         ensure_inline_container(t.b);
-        if (open(NodeKind::Element, t.b, t.e, info.flags, info.name) != kNoNode)
+        if (open(NodeKind::Element, t.b, t.e, info.flags, info.name, t.tag) != kNoNode)
           close_top(t.e, false);
       }
       return;
     }
-    std::size_t i = find_open(info.name, (info.flags & kTablePart) != 0);
+    std::size_t i = find_open(t.tag, (info.flags & kTablePart) != 0);
     if (i == 0) {
       warn(t.b, "stray </" + std::string(info.name) + "> ignored: no open <" +
                     std::string(info.name) + "> in scope");

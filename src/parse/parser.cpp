@@ -190,6 +190,27 @@ struct NameIndex {
     }
     return -1;
   }
+
+#ifdef __SSE2__
+  // The names zero-padded to 16 bytes, for find_block.
+  alignas(16) char padded[N][16] = {};
+
+  // find() for a name that is the first `size` bytes of a block already lowered (bit
+  // 0x20 set on every byte): one compare per name of its shape, not a loop per byte.
+  // No name is 16 bytes long or longer, so `size` may be cut at 16.
+  int find_block(__m128i lowered, std::size_t size) const {
+    if (size == 0 || size >= 16) return -1;
+    char first = static_cast<char>(_mm_cvtsi128_si32(lowered));
+    if (first < 'a' || first > 'z') return -1;
+    std::size_t shape = static_cast<std::size_t>(first - 'a') * kLengths + size;
+    const unsigned want = (1u << size) - 1u;
+    for (int k = start[shape]; k < start[shape + 1]; ++k) {
+      __m128i n = _mm_load_si128(reinterpret_cast<const __m128i*>(padded[order[k]]));
+      if ((static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(lowered, n))) & want) == want) return order[k];
+    }
+    return -1;
+  }
+#endif
 };
 
 template <std::size_t N>
@@ -198,6 +219,12 @@ constexpr NameIndex<N> index_names(const std::array<std::string_view, N>& names)
   constexpr std::size_t L = NameIndex<N>::kLengths;
   NameIndex<N> index;
   index.names = names;
+#ifdef __SSE2__
+  for (std::size_t k = 0; k < N; ++k) {
+    if (names[k].size() >= 16) throw "find_block needs names shorter than 16 bytes";
+    for (std::size_t i = 0; i < names[k].size(); ++i) index.padded[k][i] = names[k][i];
+  }
+#endif
   std::uint8_t count[26 * L] = {};
   for (std::string_view n : names) ++count[static_cast<std::size_t>(n[0] - 'a') * L + n.size()];
   for (std::size_t s = 0; s < 26 * L; ++s)
@@ -1566,11 +1593,31 @@ private:
     bool end_tag = j < stop && text_[j] == '/';
     if (end_tag) ++j;
     std::uint32_t nb = j;
-    while (j < stop && is_alnum(text_[j])) ++j;
-    if (j == nb || !is_alpha(text_[nb])) return false;
-    std::string_view name(text_.data() + nb, j - nb);
-    if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
-    const int known = kMarkupTagIndex.find(name);
+    int known;
+#ifdef __SSE2__
+    if (nb + 16 <= text_end()) {
+      // The name's end and its lookup from one load: a byte loop and a compare loop
+      // per tag were most of the cost of lexing one. A run cut at 16 bytes is longer
+      // than every tag name, and so found in none, whatever its true end.
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text_.data() + nb));
+      const __m128i lowered = _mm_or_si128(v, _mm_set1_epi8(0x20));
+      const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lowered, _mm_set1_epi8('a' - 1)),
+                                           _mm_cmplt_epi8(lowered, _mm_set1_epi8('z' + 1)));
+      const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                          _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+      const auto alnum = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit)));
+      j = std::min(nb + static_cast<std::uint32_t>(__builtin_ctz(~alnum)), stop);
+      if (j == nb || !is_alpha(text_[nb])) return false;
+      if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
+      known = kMarkupTagIndex.find_block(lowered, j - nb);
+    } else
+#endif
+    {
+      while (j < stop && is_alnum(text_[j])) ++j;
+      if (j == nb || !is_alpha(text_[nb])) return false;
+      if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
+      known = kMarkupTagIndex.find(std::string_view(text_.data() + nb, j - nb));
+    }
     if (known < 0) return false;
     // [i, stop) holds no region, so a `>` there is the tag's end without asking the
     // region list; only a tag running into a region needs find_outside.

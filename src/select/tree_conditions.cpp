@@ -459,9 +459,13 @@ struct ColumnsBuilder {
       if (!seen[node]) out.full.index_[node] = out.own.index_[node] = out.hidden[node] = 0;
   }
   // The index of `c` in the table, adding it unless `slot` says this page has it already.
+  // The answer from the slot, the common one, is inlined in the walk; adding is not.
   std::uint32_t index_of(const Condition& c, TableSlot* slot) {
     if (c.identity() == nullptr && !c.overflowed()) return 0;  // `true`
     if (slot && slot->page == page) return slot->index;
+    return add_to_table(c, slot);
+  }
+  [[gnu::noinline]] std::uint32_t add_to_table(const Condition& c, TableSlot* slot) {
     auto index = static_cast<std::uint32_t>(table->size());
     table->push_back(c);
     if (slot) *slot = TableSlot{page, index};

@@ -74,7 +74,7 @@ WIKIC_SCAN_INLINE std::uint32_t scan_byte(const char* base, std::uint32_t from, 
 
 // Byte classes in one table: the name and attribute scans test every byte of every tag,
 // and a lookup is cheaper than the chains of comparisons.
-enum : std::uint8_t { kSpaceByte = 1, kAlphaByte = 2, kDigitByte = 4, kAttrNameByte = 8, kNotInTitleByte = 16,
+enum : std::uint8_t { kSpaceByte = 1, kAlphaByte = 2, kDigitByte = 4, kAttrNameByte = 8,
                       kGapByte = 32,          // space or newline: between attributes and around `=`
                       kAttrStartByte = 64,    // starts an attribute name: a name byte but `-` and `.`
                       kTagNameEndByte = 128 };  // may follow a tag name: space, `>`, `/`
@@ -87,8 +87,6 @@ constexpr std::array<std::uint8_t, 256> kByteClass = [] {
   // Attribute names: Sanitizer's loose set, with every non-ASCII byte.
   for (unsigned char c : {':', '_', '-', '.'}) t[c] |= kAttrNameByte;
   for (int c = 0x80; c < 0x100; ++c) t[c] |= kAttrNameByte;
-  // Bytes that make `[[…]]` not a link (a subset of Title's illegal characters).
-  for (unsigned char c : {'<', '>', '[', ']', '{', '}', '\n'}) t[c] |= kNotInTitleByte;
   for (int c = 0; c < 0x100; ++c) {
     if ((t[c] & kSpaceByte) || c == '\n') t[c] |= kGapByte;
     if ((t[c] & kAttrNameByte) && c != '-' && c != '.') t[c] |= kAttrStartByte;
@@ -150,6 +148,20 @@ constexpr TagInfo kTags[] = {
     {"meta", kVoid}, {"link", kVoid},
 };
 
+// A tag's index in kTags, for the tree builder's tests on named tags: open elements
+// keep their index, and a test is one comparison instead of a name's.
+consteval std::uint8_t tag_index(std::string_view name) {
+  for (std::size_t k = 0; k < std::size(kTags); ++k)
+    if (kTags[k].name == name) return static_cast<std::uint8_t>(k);
+  throw "not in kTags";
+}
+static_assert(std::size(kTags) <= 64);  // a set of tags is a 64-bit mask
+consteval std::uint64_t tag_set(std::initializer_list<std::string_view> names) {
+  std::uint64_t set = 0;
+  for (std::string_view n : names) set |= std::uint64_t{1} << tag_index(n);
+  return set;
+}
+
 // A table of lowercase names grouped by first letter and length, so a lookup compares
 // against the one or two names of that shape instead of all (every `<` in a page asks
 // up to four tables, and most names asked for are in none of them).
@@ -178,6 +190,27 @@ struct NameIndex {
     }
     return -1;
   }
+
+#ifdef __SSE2__
+  // The names zero-padded to 16 bytes, for find_block.
+  alignas(16) char padded[N][16] = {};
+
+  // find() for a name that is the first `size` bytes of a block already lowered (bit
+  // 0x20 set on every byte): one compare per name of its shape, not a loop per byte.
+  // No name is 16 bytes long or longer, so `size` may be cut at 16.
+  int find_block(__m128i lowered, std::size_t size) const {
+    if (size == 0 || size >= 16) return -1;
+    char first = static_cast<char>(_mm_cvtsi128_si32(lowered));
+    if (first < 'a' || first > 'z') return -1;
+    std::size_t shape = static_cast<std::size_t>(first - 'a') * kLengths + size;
+    const unsigned want = (1u << size) - 1u;
+    for (int k = start[shape]; k < start[shape + 1]; ++k) {
+      __m128i n = _mm_load_si128(reinterpret_cast<const __m128i*>(padded[order[k]]));
+      if ((static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(lowered, n))) & want) == want) return order[k];
+    }
+    return -1;
+  }
+#endif
 };
 
 template <std::size_t N>
@@ -186,6 +219,12 @@ constexpr NameIndex<N> index_names(const std::array<std::string_view, N>& names)
   constexpr std::size_t L = NameIndex<N>::kLengths;
   NameIndex<N> index;
   index.names = names;
+#ifdef __SSE2__
+  for (std::size_t k = 0; k < N; ++k) {
+    if (names[k].size() >= 16) throw "find_block needs names shorter than 16 bytes";
+    for (std::size_t i = 0; i < names[k].size(); ++i) index.padded[k][i] = names[k][i];
+  }
+#endif
   std::uint8_t count[26 * L] = {};
   for (std::string_view n : names) ++count[static_cast<std::size_t>(n[0] - 'a') * L + n.size()];
   for (std::size_t s = 0; s < 26 * L; ++s)
@@ -215,6 +254,15 @@ constexpr auto kExtensionTags = index_names(std::array<std::string_view, 29>{
     "poem", "section", "translate", "tvar", "languages", "templatedata", "indicator",
     "categorytree", "inputbox", "timeline", "score", "graph", "chem", "ce", "hiero",
     "charinsert", "imagemap", "mapframe", "maplink", "templatestyles", "tabber"});
+
+// The first two letters of the extension tag names, a bit per second letter for each
+// first: find_regions meets every `<` of the page, and this rejects the HTML tags (span,
+// li, hr, div…) before their name is read.
+constexpr std::array<std::uint32_t, 26> kExtensionTagStarts = [] {
+  std::array<std::uint32_t, 26> starts{};
+  for (std::string_view n : kExtensionTags.names) starts[n[0] - 'a'] |= 1u << (n[1] - 'a');
+  return starts;
+}();
 
 // --- atomic regions ----------------------------------------------------------------
 // Comments, ext tags, unexpanded templates and semantic markers are found in one
@@ -327,6 +375,7 @@ struct Open {
   NodeKind kind;
   std::uint8_t flags = 0;
   std::string_view tag;
+  std::uint8_t tag_index = 0;  // Elements only: the index of `tag` in kTags
   // Tables only: a `|-` seen but not yet given a cell. doTableStuff emits <tr> when the
   // first cell comes, so a row without cells leaves no trace in MediaWiki's output.
   bool row_pending = false;
@@ -603,10 +652,14 @@ private:
   std::uint32_t try_extension_tag(std::uint32_t i,
                                   std::vector<std::pair<std::string_view, std::uint32_t>>& no_close) {
     const std::string_view t = text_;
+    if (i + 2 >= t.size()) return 0;
+    // Setting bit 0x20 maps exactly the ASCII letters into a…z.
+    const char l0 = static_cast<char>(t[i + 1] | 0x20), l1 = static_cast<char>(t[i + 2] | 0x20);
+    if (l0 < 'a' || l0 > 'z' || l1 < 'a' || l1 > 'z' || !((kExtensionTagStarts[l0 - 'a'] >> (l1 - 'a')) & 1u))
+      return 0;
     std::uint32_t j = i + 1;
     while (j < t.size() && is_alnum(t[j])) ++j;
     std::string_view name = t.substr(i + 1, j - i - 1);
-    if (name.empty()) return 0;
     int known = kExtensionTags.find(name);
     if (known < 0) return 0;
     std::string_view canon = kExtensionTags.names[static_cast<std::size_t>(known)];
@@ -763,11 +816,11 @@ private:
   }
 
   NodeId open(NodeKind kind, std::uint32_t b, std::uint32_t e, std::uint8_t flags = 0,
-              std::string_view tag = {}) {
+              std::string_view tag = {}, std::uint8_t tag_index = 0) {
     if (!can_open()) return kNoNode;
     NodeId id = doc_.add_node(kind, src_, {b, e}, top());
     doc_.mutable_node(id).name = tag;
-    stack_.push_back({id, kind, flags, tag});
+    stack_.push_back({id, kind, flags, tag, tag_index});
     return id;
   }
 
@@ -1103,9 +1156,10 @@ private:
 
   // Splits `attrs | content` the way doTableStuff does: the first single `|` separates,
   // unless the part before it contains `[[` (then it is all content). `bar` is that `|`
-  // (the first outside regions in [b, e)), or e.
+  // (the first outside regions in [b, e)), or e; `link_before_bar` whether a `[[`
+  // outside regions starts before it.
   void cell(NodeKind kind, bool header, std::uint32_t mark, std::uint32_t b, std::uint32_t e,
-            std::uint32_t bar, std::size_t parent_index) {
+            std::uint32_t bar, bool link_before_bar, std::size_t parent_index) {
     pop_above(parent_index, mark);
     NodeId c = open(kind, mark, e);
     if (c == kNoNode) {
@@ -1114,7 +1168,7 @@ private:
     }
     if (header) doc_.mutable_node(c).aux = 1;
     std::uint32_t content = b;
-    if (bar < e && find_outside(b, bar, "[[") >= bar) {
+    if (bar < e && !link_before_bar) {
       parse_attributes(c, b, bar);
       content = bar + 1;
     }
@@ -1148,7 +1202,8 @@ private:
       stack_[table].row_pending = false;
       pop_above(table, ts);
       validate_lists();
-      cell(NodeKind::TableCaption, false, ts, ts + 2, te, find_outside(ts + 2, te, "|"), table);
+      std::uint32_t bar = find_outside(ts + 2, te, "|");
+      cell(NodeKind::TableCaption, false, ts, ts + 2, te, bar, find_outside(ts + 2, bar, "[[") < bar, table);
       return;
     }
     // Cells: make sure a row is open (doTableStuff adds the missing <tr>).
@@ -1172,8 +1227,9 @@ private:
     std::uint32_t pos = ts + 1;
     std::uint32_t mark = ts;
     for (;;) {
-      auto [sep, bar] = next_cell_separator(pos, te, header);
-      cell(NodeKind::TableCell, header, mark, pos, sep, bar, row);
+      CellEnd end = next_cell_separator(pos, te, header);
+      cell(NodeKind::TableCell, header, mark, pos, end.sep, end.bar, end.link_before_bar, row);
+      const std::uint32_t sep = end.sep;
       validate_lists();
       if (sep >= te || stack_.size() <= row) break;
       mark = sep;
@@ -1181,16 +1237,27 @@ private:
     }
   }
 
+  struct CellEnd {
+    std::uint32_t sep;     // the `||` (or `!!`) that ends the cell, or the line's end
+    std::uint32_t bar;     // the cell's first single `|`, or sep
+    bool link_before_bar;  // a `[[` outside regions starts before bar
+  };
+
   // The end of the cell starting at `pos`: the first `||` (also `!!` on a header line)
-  // outside regions, or `te`; and the cell's first single `|` before it, or the end.
-  // One pass over the cell for what were three searches (`||`, `!!`, then `|`).
-  std::pair<std::uint32_t, std::uint32_t> next_cell_separator(std::uint32_t pos, std::uint32_t te,
-                                                               bool header) const {
+  // outside regions, or `te`; the cell's first single `|` before it, or the end; and
+  // whether a `[[` comes before that `|`, which makes the cell all content. One pass
+  // over the cell for what were four searches (`||`, `!!`, `|`, then `[[`): `[` is
+  // looked for only until the `|` or a `[[` is found.
+  CellEnd next_cell_separator(std::uint32_t pos, std::uint32_t te, bool header) const {
     std::uint32_t bar = 0xFFFFFFFFu;
+    bool link = false;
     std::size_t r = region_at_or_after(pos);
     for (std::uint32_t i = pos; i < te; ++i) {
-      i = header ? scan_for<'|', '!'>(text_.data(), i, te, text_end())
-                 : scan_byte(text_.data(), i, te, text_end(), '|');
+      const bool want_link = bar == 0xFFFFFFFFu && !link;
+      i = want_link ? (header ? scan_for<'|', '!', '['>(text_.data(), i, te, text_end())
+                              : scan_for<'|', '['>(text_.data(), i, te, text_end()))
+                    : (header ? scan_for<'|', '!'>(text_.data(), i, te, text_end())
+                              : scan_byte(text_.data(), i, te, text_end(), '|'));
       if (i >= te) break;
       while (r < regions_.size() && regions_[r].end <= i) ++r;
       if (r < regions_.size() && regions_[r].begin <= i) {
@@ -1198,10 +1265,15 @@ private:
         continue;
       }
       const char c = text_[i];
-      if (i + 1 < te && text_[i + 1] == c) return {i, bar == 0xFFFFFFFFu ? i : bar};
+      if (c == '[') {
+        // A `[` after the bar or a first `[[` is no longer asked about.
+        if (want_link && i + 1 < te && text_[i + 1] == '[') link = true;
+        continue;
+      }
+      if (i + 1 < te && text_[i + 1] == c) return {i, bar == 0xFFFFFFFFu ? i : bar, link};
       if (c == '|' && bar == 0xFFFFFFFFu) bar = i;
     }
-    return {te, bar == 0xFFFFFFFFu ? te : bar};
+    return {te, bar == 0xFFFFFFFFu ? te : bar, link};
   }
 
   // --- lines ---
@@ -1481,14 +1553,25 @@ private:
   bool lex_wikilink(std::uint32_t b, std::uint32_t close,
                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs, Token& t) {
     std::uint32_t inner = b + 2;
-    std::uint32_t bar = find_outside(inner, close, "|");
+    // The target's end (the first `|` outside regions) and its title check in one scan:
+    // a byte of Title's illegal set (the part of it scanned for) before that `|` makes
+    // it no link, also inside a region, whose bytes are part of the target.
+    std::uint32_t bar = close;
+    std::size_t r = region_at_or_after(inner);
+    for (std::uint32_t i = inner; i < close; ++i) {
+      i = scan_for<'|', '<', '>', '[', ']', '{', '}', '\n'>(text_.data(), i, close, text_end());
+      if (i >= close) break;
+      if (text_[i] != '|') return false;
+      while (r < regions_.size() && regions_[r].end <= i) ++r;
+      if (r < regions_.size() && regions_[r].begin <= i) continue;
+      bar = i;
+      break;
+    }
     std::string_view target = text_.substr(inner, bar - inner);
     std::string_view trimmed = target;
     while (!trimmed.empty() && is_space(trimmed.front())) trimmed.remove_prefix(1);
     while (!trimmed.empty() && is_space(trimmed.back())) trimmed.remove_suffix(1);
     if (trimmed.empty()) return false;
-    for (char c : trimmed)  // not find_first_of: that is a memchr per forbidden byte
-      if (has_class(c, kNotInTitleByte)) return false;
     bool file = istarts_with(trimmed, "file:") || istarts_with(trimmed, "image:");
     // A link inside a plain link's text breaks the outer one (only file captions nest).
     if (!file) {
@@ -1510,11 +1593,31 @@ private:
     bool end_tag = j < stop && text_[j] == '/';
     if (end_tag) ++j;
     std::uint32_t nb = j;
-    while (j < stop && is_alnum(text_[j])) ++j;
-    if (j == nb || !is_alpha(text_[nb])) return false;
-    std::string_view name(text_.data() + nb, j - nb);
-    if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
-    const int known = kMarkupTagIndex.find(name);
+    int known;
+#ifdef __SSE2__
+    if (nb + 16 <= text_end()) {
+      // The name's end and its lookup from one load: a byte loop and a compare loop
+      // per tag were most of the cost of lexing one. A run cut at 16 bytes is longer
+      // than every tag name, and so found in none, whatever its true end.
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text_.data() + nb));
+      const __m128i lowered = _mm_or_si128(v, _mm_set1_epi8(0x20));
+      const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lowered, _mm_set1_epi8('a' - 1)),
+                                           _mm_cmplt_epi8(lowered, _mm_set1_epi8('z' + 1)));
+      const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                          _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+      const auto alnum = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit)));
+      j = std::min(nb + static_cast<std::uint32_t>(__builtin_ctz(~alnum)), stop);
+      if (j == nb || !is_alpha(text_[nb])) return false;
+      if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
+      known = kMarkupTagIndex.find_block(lowered, j - nb);
+    } else
+#endif
+    {
+      while (j < stop && is_alnum(text_[j])) ++j;
+      if (j == nb || !is_alpha(text_[nb])) return false;
+      if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
+      known = kMarkupTagIndex.find(std::string_view(text_.data() + nb, j - nb));
+    }
     if (known < 0) return false;
     // [i, stop) holds no region, so a `>` there is the tag's end without asking the
     // region list; only a tag running into a region needs find_outside.
@@ -1868,23 +1971,21 @@ private:
       case NodeKind::TemplateParameter:
         return true;
       case NodeKind::Element:
-        return table_tag ? same_name(o.tag, "table") : (o.flags & kScope) != 0;
+        return table_tag ? o.tag_index == tag_index("table") : (o.flags & kScope) != 0;
       default:
         return false;
     }
   }
 
-  // Index of the nearest open element named `name`, searching down to a boundary;
-  // `stop_tags` end the search early (e.g. `ul` for an implied </li>).
-  std::size_t find_open(std::string_view name, bool table_tag,
-                        std::initializer_list<std::string_view> stop_tags = {}) const {
+  // Index of the nearest open element with kTags index `tag`, searching down to a
+  // boundary; the tags in `stop_tags` (a tag_set) end the search early (e.g. `ul` for
+  // an implied </li>).
+  std::size_t find_open(std::uint8_t tag, bool table_tag, std::uint64_t stop_tags = 0) const {
     for (std::size_t i = stack_.size(); i-- > 1;) {
       const Open& o = stack_[i];
-      if (o.kind == NodeKind::Element && same_name(o.tag, name)) return i;
+      if (o.kind == NodeKind::Element && o.tag_index == tag) return i;
       if (is_boundary(o, table_tag)) return 0;
-      if (o.kind == NodeKind::Element)
-        for (std::string_view s : stop_tags)
-          if (same_name(o.tag, s)) return 0;
+      if (o.kind == NodeKind::Element && ((stop_tags >> o.tag_index) & 1u)) return 0;
     }
     return 0;
   }
@@ -1901,29 +2002,29 @@ private:
       // A block start tag closes an open <p> (HTML "close a p element in button scope").
       for (std::size_t i = stack_.size(); i-- > 1;) {
         const Open& o = stack_[i];
-        if (o.kind == NodeKind::Element && same_name(o.tag, "p")) {
+        if (o.kind == NodeKind::Element && o.tag_index == tag_index("p")) {
           pop_to(i, t.b, false);
           break;
         }
         if (o.kind != NodeKind::Element || (o.flags & kBlock) || is_boundary(o, false)) break;
       }
     }
-    if (same_name(name, "li")) {
-      implied_close(find_open("li", false, {"ul", "ol", "div", "table"}), t.b);
-    } else if (same_name(name, "dt") || same_name(name, "dd")) {
-      std::size_t i = find_open("dd", false, {"dl", "div"});
-      if (i == 0) i = find_open("dt", false, {"dl", "div"});
+    if (t.tag == tag_index("li")) {
+      implied_close(find_open(tag_index("li"), false, tag_set({"ul", "ol", "div", "table"})), t.b);
+    } else if (t.tag == tag_index("dt") || t.tag == tag_index("dd")) {
+      std::size_t i = find_open(tag_index("dd"), false, tag_set({"dl", "div"}));
+      if (i == 0) i = find_open(tag_index("dt"), false, tag_set({"dl", "div"}));
       implied_close(i, t.b);
-    } else if (same_name(name, "tr")) {
-      std::size_t i = find_open("tr", true);
+    } else if (t.tag == tag_index("tr")) {
+      std::size_t i = find_open(tag_index("tr"), true);
       implied_close(i, t.b);
-    } else if (same_name(name, "td") || same_name(name, "th")) {
-      std::size_t i = find_open("td", true, {"tr"});
-      if (i == 0) i = find_open("th", true, {"tr"});
+    } else if (t.tag == tag_index("td") || t.tag == tag_index("th")) {
+      std::size_t i = find_open(tag_index("td"), true, tag_set({"tr"}));
+      if (i == 0) i = find_open(tag_index("th"), true, tag_set({"tr"}));
       implied_close(i, t.b);
     }
     if (!(info.flags & kBlock)) ensure_inline_container(t.b);
-    NodeId id = open(NodeKind::Element, t.b, t.e, info.flags, name);
+    NodeId id = open(NodeKind::Element, t.b, t.e, info.flags, name, t.tag);
     if (id == kNoNode) {
       append_text(t.b, t.e);
       return;
@@ -1936,14 +2037,14 @@ private:
     const TagInfo& info = kTags[t.tag];
     if (info.flags & kVoid) {
       // Sanitizer turns </br> into <br>; other void end tags are dropped.
-      if (same_name(info.name, "br")) {
+      if (t.tag == tag_index("br")) {
         ensure_inline_container(t.b);
-        if (open(NodeKind::Element, t.b, t.e, info.flags, info.name) != kNoNode)
+        if (open(NodeKind::Element, t.b, t.e, info.flags, info.name, t.tag) != kNoNode)
           close_top(t.e, false);
       }
       return;
     }
-    std::size_t i = find_open(info.name, (info.flags & kTablePart) != 0);
+    std::size_t i = find_open(t.tag, (info.flags & kTablePart) != 0);
     if (i == 0) {
       warn(t.b, "stray </" + std::string(info.name) + "> ignored: no open <" +
                     std::string(info.name) + "> in scope");

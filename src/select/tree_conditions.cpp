@@ -402,6 +402,20 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
   return tree_conditions(doc, file, sink, v, options, TreeConditions());
 }
 
+// The node after `n` in document order under `root`, as parse::next_in_subtree with
+// descent gives it, but climbing by the parent links Document::add_node keeps with the
+// child lists instead of a path of ancestors: inlined in the walk, where the out-of-line
+// call and the path's pushes cost more per node than the node's own work.
+static parse::NodeId next_in_document(const parse::Document& doc, parse::NodeId root, parse::NodeId n) {
+  if (parse::NodeId child = doc.node(n).first_child; child != parse::kNoNode) return child;
+  for (;;) {
+    if (n == root) return parse::kNoNode;
+    const parse::Node& node = doc.node(n);
+    if (node.next_sibling != parse::kNoNode) return node.next_sibling;
+    n = node.parent;
+  }
+}
+
 // Fills the two ConditionColumns of one document: a table of the page's distinct
 // conditions (index 0: `true`) and one index per node.
 struct ColumnsBuilder {
@@ -445,9 +459,13 @@ struct ColumnsBuilder {
       if (!seen[node]) out.full.index_[node] = out.own.index_[node] = out.hidden[node] = 0;
   }
   // The index of `c` in the table, adding it unless `slot` says this page has it already.
+  // The answer from the slot, the common one, is inlined in the walk; adding is not.
   std::uint32_t index_of(const Condition& c, TableSlot* slot) {
     if (c.identity() == nullptr && !c.overflowed()) return 0;  // `true`
     if (slot && slot->page == page) return slot->index;
+    return add_to_table(c, slot);
+  }
+  [[gnu::noinline]] std::uint32_t add_to_table(const Condition& c, TableSlot* slot) {
     auto index = static_cast<std::uint32_t>(table->size());
     table->push_back(c);
     if (slot) *slot = TableSlot{page, index};
@@ -469,15 +487,14 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
   std::uint8_t* hidden_of = out.hidden.data();
   // The document order walk of parse::walk, written out: this visits every node of every
   // page, and the visitor's virtual calls and ancestor span cost more than the work.
-  thread_local std::vector<parse::NodeId> path;  // ancestors of `node`
-  path.clear();
+  const parse::NodeId root = doc.root();
   ProbeTable<PairEntry>& pairs = pair_memo(v, options.lint_redundant).pairs;
   SelectionMemo& memo = selection_memo(v);
   std::size_t visited = 0;
-  for (parse::NodeId node = doc.size() ? doc.root() : parse::kNoNode; node != parse::kNoNode;
-       node = parse::next_in_subtree(doc, doc.root(), node, true, path)) {
+  for (parse::NodeId node = doc.size() ? root : parse::kNoNode; node != parse::kNoNode;
+       node = next_in_document(doc, root, node)) {
     ++visited;
-    parse::NodeId parent = path.empty() ? parse::kNoNode : path.back();
+    parse::NodeId parent = node == root ? parse::kNoNode : doc.node(node).parent;
     std::uint8_t hidden = parent == parse::kNoNode ? 0 : hidden_of[parent];
     if (!may_have_selector(doc.node(node))) {
       // Most nodes (text): no condition of their own, their parent's path condition.

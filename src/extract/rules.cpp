@@ -723,6 +723,12 @@ private:
 
   /// A warning at a node of the document, placed through the expansion's provenance.
   void warn(const Node& n, std::string message) const;
+  /// doc_.position() of a non-rule. The walk finds them in document order, so each is
+  /// advanced from the one before over the text between: the line index of the whole
+  /// document, made for them alone, cost more than all of them.
+  support::Position position_at(std::uint32_t offset);
+  std::uint32_t position_offset_ = 0;
+  support::Position position_{1, 1};
 
   const ingest::Page& page_;
   const std::string& file_;
@@ -956,6 +962,14 @@ PageRules PageExtractor::run() {
 void PageExtractor::warn(const Node& n, std::string message) const {
   select::Where at = locate_ ? locate_(n.source, n.span.begin) : select::Where{file_, doc_.position(n.span.begin), {}};
   at.warn(sink_, at.at, std::move(message));
+}
+
+support::Position PageExtractor::position_at(std::uint32_t offset) {
+  const std::string_view text = doc_.source(0);
+  if (offset < position_offset_ || offset > text.size()) return doc_.position(offset);
+  position_ = support::advance(position_, text.substr(position_offset_, offset - position_offset_));
+  position_offset_ = offset;
+  return position_;
 }
 
 // ------------------------------------------------------------------------- walk
@@ -1280,7 +1294,7 @@ bool PageExtractor::non_rule(NodeId id) {
   if (n.span.size() > 400) return false;
   int first = first_byte(id);  // -1 only when the whole text is empty
   if (n.kind == NodeKind::TableRow && first < 0 && doc_.text(n).find("<hr") != std::string_view::npos) {
-    auto p = doc_.position(n.span.begin);
+    auto p = position_at(n.span.begin);
     out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
     return true;
   }
@@ -1291,7 +1305,7 @@ bool PageExtractor::non_rule(NodeId id) {
   for (const auto& [reason, start] : m_.non_rules)
     if (starts_with(t, start)) {
       t = node_text(id);
-      auto p = doc_.position(n.span.begin);
+      auto p = position_at(n.span.begin);
       std::size_t cells = 0;
       for (NodeId c = n.first_child; c != kNoNode; c = doc_.node(c).next_sibling)
         if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
@@ -1325,7 +1339,7 @@ bool PageExtractor::legend_table(NodeId table) {
     count_use("legend");
     ++cells;
   });
-  auto p = doc_.position(doc_.node(table).span.begin);
+  auto p = position_at(doc_.node(table).span.begin);
   out_.non_rules.push_back({"legend", "scoring colour legend", p.line, p.column, cells});
   return true;
 }
@@ -1445,7 +1459,7 @@ bool PageExtractor::sub_rules_row(NodeId row) {
     else if (dn.kind != NodeKind::Comment) return false;
   }
   if (!table) return false;
-  auto p = doc_.position(doc_.node(row).span.begin);
+  auto p = position_at(doc_.node(row).span.begin);
   out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
   rule_stack_.emplace_back(row, last_rule_);
   return true;
@@ -1477,7 +1491,7 @@ bool PageExtractor::rule_row(NodeId row) {
         cell_done_[desc] = 1;
         ++out_.cells.total;
         count_use("block-image");
-        auto p = doc_.position(doc_.node(desc).span.begin);
+        auto p = position_at(doc_.node(desc).span.begin);
         out_.non_rules.push_back({"block-image", std::string(doc_.node(image).name), p.line, p.column, 1});
       }
       return false;
@@ -1485,7 +1499,7 @@ bool PageExtractor::rule_row(NodeId row) {
   }
   if (rules == kNoNode) {
     // A lone scoring cell across the table ("Road (highwayman)") titles the rows below.
-    auto p = doc_.position(doc_.node(row).span.begin);
+    auto p = position_at(doc_.node(row).span.begin);
     std::size_t cells = 0;
     for (NodeId c = doc_.node(row).first_child; c != kNoNode; c = doc_.node(c).next_sibling)
       if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {

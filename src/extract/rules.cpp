@@ -747,7 +747,12 @@ private:
   mutable std::vector<ClassFacts> facts_;  ///< by NodeId
   mutable std::vector<NodeId> path_;        ///< node_text's and first_byte's walk
   static constexpr std::int16_t kFirstByteUnknown = -2;
-  mutable std::vector<std::int16_t> first_bytes_;  ///< first_byte() by NodeId, once known
+  /// An empty node_text() where the text nodes are not all whitespace (arrows that
+  /// finish() trims): for that node only, since more text after it would keep them.
+  static constexpr std::int16_t kTrimmedEmpty = -3;
+  /// first_byte() by NodeId, once known; -1 also for every node that a search passed
+  /// through whole (nothing but whitespace in it), which later searches skip.
+  mutable std::vector<std::int16_t> first_bytes_;
   support::DiagnosticSink quiet_;
   std::string id_prefix_;  ///< finish_rule's "page/step/block/"
   SharedText id_prefix_place_, id_prefix_block_;
@@ -1104,19 +1109,29 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
 // A row, its first cell and the elements in that cell share their first byte: once found,
 // it is noted for every node between `id` and the text it is in (all text before it in
 // their subtrees was whitespace), so the walk down that spine is made once.
+//
+// A node that a search passes through whole, without a byte that is not whitespace, has
+// none: it is noted -1, so that the search for a node inside it (the cells of a row whose
+// first cell holds an image only, the elements in them, which the walk asks next) or
+// after it in a larger one does not look again.
 int PageExtractor::first_byte(NodeId id) const {
-  if (first_bytes_[id] != kFirstByteUnknown) return first_bytes_[id];
-  // Every answer is kept for `id`, also an empty text's and one node_text() settled:
-  // non_rule() and heading_like() ask the same row, cell and bold run in turn.
-  int b = find_first_byte(id);
-  first_bytes_[id] = static_cast<std::int16_t>(b);
-  return b;
+  int b = first_bytes_[id];
+  if (b == kFirstByteUnknown) {
+    // Every answer is kept for `id`, also an empty text's and one node_text() settled:
+    // non_rule() and heading_like() ask the same row, cell and bold run in turn.
+    b = find_first_byte(id);
+    first_bytes_[id] = static_cast<std::int16_t>(b);
+  }
+  return b == kTrimmedEmpty ? -1 : b;
 }
 
 int PageExtractor::find_first_byte(NodeId id) const {
   auto exact = [&] {
     std::string t = node_text(id, 0);
-    return t.empty() ? -1 : static_cast<int>(static_cast<unsigned char>(t[0]));
+    return t.empty() ? kTrimmedEmpty : static_cast<int>(static_cast<unsigned char>(t[0]));
+  };
+  auto passed = [&](NodeId left) {
+    if (left != id) first_bytes_[left] = -1;
   };
   path_.clear();
   NodeId n = id;
@@ -1134,10 +1149,10 @@ int PageExtractor::find_first_byte(NodeId id) const {
       }
     } else if (x.kind == NodeKind::Entity) {
       return exact();  // decoded, it may be anything (or whitespace)
-    } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) {
+    } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template || first_bytes_[n] == -1) {
       descend = false;
     }
-    n = parse::next_in_subtree(doc_, id, n, descend, path_);
+    n = parse::next_in_subtree(doc_, id, n, descend, path_, passed);
   }
   return -1;
 }

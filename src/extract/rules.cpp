@@ -773,6 +773,9 @@ private:
   /// Trigger icons of the last header row ("Feature Scoring → [castle][robber+]") of a
   /// table; they apply to the rules in the rows after it, nested tables included.
   std::unordered_map<NodeId, std::vector<std::string>> header_triggers_;
+  /// By NodeId, whether header_triggers_ has the node: every rule asks each node above
+  /// it, and a few tables of a page are keys.
+  std::vector<char> has_header_triggers_;
   // Set by scoring_row() for the one finish_rule() call that follows (see there).
   select::Condition row_condition_;
   bool use_row_condition_ = false;
@@ -1372,6 +1375,8 @@ void PageExtractor::header_row(NodeId row) {
   if (cells != 1 || !doc_.attribute(doc_.node(only), "bgcolor")) return;
   NodeId table = doc_.node(row).parent;
   if (table == kNoNode) return;
+  if (has_header_triggers_.empty()) has_header_triggers_.assign(doc_.size(), 0);
+  has_header_triggers_[table] = 1;
   std::vector<std::string>& icons = header_triggers_[table];
   icons.clear();
   triggers_in(only, icons);
@@ -1382,6 +1387,7 @@ void PageExtractor::header_row(NodeId row) {
 void PageExtractor::header_triggers(NodeId row, std::vector<std::string>& out) const {
   if (header_triggers_.empty()) return;  // most pages have no header rows
   for (NodeId a = doc_.node(row).parent; a != kNoNode; a = doc_.node(a).parent) {
+    if (!has_header_triggers_[a]) continue;
     auto it = header_triggers_.find(a);
     if (it != header_triggers_.end()) out.insert(out.end(), it->second.begin(), it->second.end());
   }

@@ -668,6 +668,7 @@ private:
   struct CellText {
     NodeId cell = kNoNode;  ///< the first cell with this text, whose tree a repeat must match
     std::size_t rule = 0;   ///< in out_.rules
+    bool plain_triggers = false;  ///< a description cell whose rule has no header icons
     /// The rule condition the points were placed under, when the rules text has parts (a
     /// part's expression is conditioned relative to it); then a repeat must share it.
     select::Condition full;
@@ -678,6 +679,7 @@ private:
     NodeId cell = kNoNode;  ///< kNoNode: not remembered (a ScoringRow's parameters, a rowspan, see cell_read)
     std::uint64_t hash = 0;
     const CellText* known = nullptr;
+    bool plain_triggers = false;  ///< see CellText
   };
   /// Looks `cell` up among the page's description cells (`rules` false) or rules cells.
   CellRead cell_read(NodeId cell, bool rules);
@@ -1549,14 +1551,22 @@ bool PageExtractor::rule_row(NodeId row) {
   rule.source.origin = "row";
   // Gathered in a vector kept between rows, then copied at their number: growing the
   // record's own vector cost an allocation or two per rule.
+  CellRead desc_read = cell_read(desc, false);
   std::vector<std::string>& triggers = triggers_;
   triggers.clear();
-  triggers_in(desc, triggers);
   header_triggers(row, triggers);
-  if (std::count(triggers.begin(), triggers.end(), m_.plus_trigger)) std::erase(triggers, std::string_view("robbers"));
-  std::sort(triggers.begin(), triggers.end());
-  triggers.erase(std::unique(triggers.begin(), triggers.end()), triggers.end());
-  rule.triggers = trigger_list(triggers);
+  // A repeated description cell has its first copy's icons: with no header icons on
+  // either row, the rule has that copy's triggers.
+  desc_read.plain_triggers = triggers.empty();
+  if (desc_read.known && desc_read.plain_triggers && desc_read.known->plain_triggers) {
+    rule.triggers = out_.rules[desc_read.known->rule].triggers;
+  } else {
+    triggers_in(desc, triggers);
+    if (std::count(triggers.begin(), triggers.end(), m_.plus_trigger)) std::erase(triggers, std::string_view("robbers"));
+    std::sort(triggers.begin(), triggers.end());
+    triggers.erase(std::unique(triggers.begin(), triggers.end()), triggers.end());
+    rule.triggers = trigger_list(triggers);
+  }
   for (NodeId c = doc_.node(row).first_child; c != kNoNode; c = doc_.node(c).next_sibling)
     if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
       cell_done_[c] = 1;
@@ -1592,7 +1602,6 @@ bool PageExtractor::rule_row(NodeId row) {
   }
   // A cell read before on the page is not collected again; the rules text of a rule
   // that continues in later rows is more than its cell's.
-  const CellRead desc_read = cell_read(desc, false);
   CellRead rules_read = rules != kNoNode && !continued_cells ? cell_read(rules, true) : CellRead{};
   // Points in a text with parts are conditioned relative to the rule (CellText::full),
   // whose condition is the description cell's path condition unless structural classes
@@ -2484,7 +2493,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
     parts_of(d.runs, description_layout_, rule.description_parts);
     rule.references = d.references;
     if (desc_read.cell != kNoNode && d.references.empty())
-      description_cells_.insert(desc_read.hash, {desc_read.cell, this_rule, {}});
+      description_cells_.insert(desc_read.hash, {desc_read.cell, this_rule, desc_read.plain_triggers, {}});
   }
   if (rules_read.known) {
     const Rule& first = out_.rules[rules_read.known->rule];
@@ -2506,7 +2515,8 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
         rule.references.push_back(ref);
     rule.points = points_of(r.runs, rules_layout_, full);
     if (rules_read.cell != kNoNode && refs.empty())
-      rules_cells_.insert(rules_read.hash, {rules_read.cell, this_rule, rule.rules_parts.empty() ? select::Condition() : full});
+      rules_cells_.insert(rules_read.hash,
+                          {rules_read.cell, this_rule, false, rule.rules_parts.empty() ? select::Condition() : full});
   }
   rule.points_unparsed = rule.points.empty() && !empty(rule.rules);
   place(rule, n.span.begin, origin_index < expansion_.semantic.size() ? &expansion_.semantic[origin_index].origin : nullptr);

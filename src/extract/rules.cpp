@@ -653,14 +653,40 @@ private:
   /// The scoring expressions of a text; with parts, searched in each reading (see there)
   /// and conditioned by the part they lie in. `full` is the rule's own condition.
   std::vector<PointsEntry> points_of(const std::vector<Run>& runs, const PartLayout& layout, const select::Condition& full);
-  void notes_of(const Collected& c, Rule& rule, std::size_t level);
+  /// Appends the notes of `c`'s list items to `notes`, and their references to `refs`
+  /// (each once).
+  void notes_of(const Collected& c, std::vector<Note>& notes, std::vector<std::string>& refs, std::size_t level);
   /// Whether `id` or a node above it is in conditions_.projection_only (remembered per
   /// node: the rows of a table share all of their path but the last steps).
   bool projection_on_path(NodeId id);
   /// ++by_use[reason] without building the key each time (`reason` must outlive the page).
   void count_use(std::string_view reason, std::size_t n = 1);
+  /// A cell of a raw row whose text a rule takes, the same wherever the cell stands: a
+  /// page repeats rows (the Dispatch block in several steps, "2 points OR depends on tile
+  /// (see above)"), and a repeated cell reads as its first copy did. That copy's rule
+  /// holds what was made of it.
+  struct CellText {
+    NodeId cell = kNoNode;  ///< the first cell with this text, whose tree a repeat must match
+    std::size_t rule = 0;   ///< in out_.rules
+    bool plain_triggers = false;  ///< a description cell whose rule has no header icons
+    /// The rule condition the points were placed under, when the rules text has parts (a
+    /// part's expression is conditioned relative to it); then a repeat must share it.
+    select::Condition full;
+  };
+  /// A cell of a raw row as finish_rule takes it: `known` when a cell with its text and
+  /// tree was read before on the page; else `hash` files what finish_rule makes of it.
+  struct CellRead {
+    NodeId cell = kNoNode;  ///< kNoNode: not remembered (a ScoringRow's parameters, a rowspan, see cell_read)
+    std::uint64_t hash = 0;
+    const CellText* known = nullptr;
+    bool plain_triggers = false;  ///< see CellText
+  };
+  /// Looks `cell` up among the page's description cells (`rules` false) or rules cells.
+  CellRead cell_read(NodeId cell, bool rules);
+  /// Whether collect() reads the subtrees at `a` and `b`, whose texts are equal, alike.
+  bool reads_alike(NodeId a, NodeId b);
   void finish_rule(Rule& rule, NodeId at, NodeId cond_node, const Collected& desc, const Collected& rules,
-                   std::size_t origin_index);
+                   std::size_t origin_index, const CellRead& desc_read, const CellRead& rules_read);
   NodeId param_fragment(NodeId semantic, std::string_view name) const;
   std::string param_text(NodeId semantic, std::string_view name) const;
   /// Appends the trigger icons of `cell` to `out` (sorted and unique only with what
@@ -699,6 +725,12 @@ private:
 
   /// A warning at a node of the document, placed through the expansion's provenance.
   void warn(const Node& n, std::string message) const;
+  /// doc_.position() of a non-rule. The walk finds them in document order, so each is
+  /// advanced from the one before over the text between: the line index of the whole
+  /// document, made for them alone, cost more than all of them.
+  support::Position position_at(std::uint32_t offset);
+  std::uint32_t position_offset_ = 0;
+  support::Position position_{1, 1};
 
   const ingest::Page& page_;
   const std::string& file_;
@@ -717,7 +749,12 @@ private:
   mutable std::vector<ClassFacts> facts_;  ///< by NodeId
   mutable std::vector<NodeId> path_;        ///< node_text's and first_byte's walk
   static constexpr std::int16_t kFirstByteUnknown = -2;
-  mutable std::vector<std::int16_t> first_bytes_;  ///< first_byte() by NodeId, once known
+  /// An empty node_text() where the text nodes are not all whitespace (arrows that
+  /// finish() trims): for that node only, since more text after it would keep them.
+  static constexpr std::int16_t kTrimmedEmpty = -3;
+  /// first_byte() by NodeId, once known; -1 also for every node that a search passed
+  /// through whole (nothing but whitespace in it), which later searches skip.
+  mutable std::vector<std::int16_t> first_bytes_;
   support::DiagnosticSink quiet_;
   std::string id_prefix_;  ///< finish_rule's "page/step/block/"
   SharedText id_prefix_place_, id_prefix_block_;
@@ -738,6 +775,9 @@ private:
   /// Trigger icons of the last header row ("Feature Scoring → [castle][robber+]") of a
   /// table; they apply to the rules in the rows after it, nested tables included.
   std::unordered_map<NodeId, std::vector<std::string>> header_triggers_;
+  /// By NodeId, whether header_triggers_ has the node: every rule asks each node above
+  /// it, and a few tables of a page are keys.
+  std::vector<char> has_header_triggers_;
   // Set by scoring_row() for the one finish_rule() call that follows (see there).
   select::Condition row_condition_;
   bool use_row_condition_ = false;
@@ -768,6 +808,10 @@ private:
   PartLayout description_layout_, rules_layout_;
   std::vector<PartLayout::Part> parts_kept_;  ///< parts_of's scratch (see there)
   std::vector<TextPart> parts_found_;
+  /// CellText by cell text, for the page: description and rules cells apart (a rules
+  /// cell's lists are notes, a description's are text).
+  select::ProbeTable<CellText> description_cells_{SIZE_MAX}, rules_cells_{SIZE_MAX};
+  std::vector<NodeId> continued_rows_;               ///< rule_row's rowspan rows
   /// find_points' expressions by searched text, for this page: a page repeats its rules
   /// texts (the same bonus in several steps, a part's reading that adds nothing to the
   /// common one), and nearly half of its searches are repeats. The keys view `bytes`.
@@ -930,6 +974,14 @@ void PageExtractor::warn(const Node& n, std::string message) const {
   at.warn(sink_, at.at, std::move(message));
 }
 
+support::Position PageExtractor::position_at(std::uint32_t offset) {
+  const std::string_view text = doc_.source(0);
+  if (offset < position_offset_ || offset > text.size()) return doc_.position(offset);
+  position_ = support::advance(position_, text.substr(position_offset_, offset - position_offset_));
+  position_offset_ = offset;
+  return position_;
+}
+
 // ------------------------------------------------------------------------- walk
 
 // Iterative-in-spirit recursion with a depth bound: the parser's own limits keep real
@@ -1062,19 +1114,29 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
 // A row, its first cell and the elements in that cell share their first byte: once found,
 // it is noted for every node between `id` and the text it is in (all text before it in
 // their subtrees was whitespace), so the walk down that spine is made once.
+//
+// A node that a search passes through whole, without a byte that is not whitespace, has
+// none: it is noted -1, so that the search for a node inside it (the cells of a row whose
+// first cell holds an image only, the elements in them, which the walk asks next) or
+// after it in a larger one does not look again.
 int PageExtractor::first_byte(NodeId id) const {
-  if (first_bytes_[id] != kFirstByteUnknown) return first_bytes_[id];
-  // Every answer is kept for `id`, also an empty text's and one node_text() settled:
-  // non_rule() and heading_like() ask the same row, cell and bold run in turn.
-  int b = find_first_byte(id);
-  first_bytes_[id] = static_cast<std::int16_t>(b);
-  return b;
+  int b = first_bytes_[id];
+  if (b == kFirstByteUnknown) {
+    // Every answer is kept for `id`, also an empty text's and one node_text() settled:
+    // non_rule() and heading_like() ask the same row, cell and bold run in turn.
+    b = find_first_byte(id);
+    first_bytes_[id] = static_cast<std::int16_t>(b);
+  }
+  return b == kTrimmedEmpty ? -1 : b;
 }
 
 int PageExtractor::find_first_byte(NodeId id) const {
   auto exact = [&] {
     std::string t = node_text(id, 0);
-    return t.empty() ? -1 : static_cast<int>(static_cast<unsigned char>(t[0]));
+    return t.empty() ? kTrimmedEmpty : static_cast<int>(static_cast<unsigned char>(t[0]));
+  };
+  auto passed = [&](NodeId left) {
+    if (left != id) first_bytes_[left] = -1;
   };
   path_.clear();
   NodeId n = id;
@@ -1092,10 +1154,10 @@ int PageExtractor::find_first_byte(NodeId id) const {
       }
     } else if (x.kind == NodeKind::Entity) {
       return exact();  // decoded, it may be anything (or whitespace)
-    } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) {
+    } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template || first_bytes_[n] == -1) {
       descend = false;
     }
-    n = parse::next_in_subtree(doc_, id, n, descend, path_);
+    n = parse::next_in_subtree(doc_, id, n, descend, path_, passed);
   }
   return -1;
 }
@@ -1252,7 +1314,7 @@ bool PageExtractor::non_rule(NodeId id) {
   if (n.span.size() > 400) return false;
   int first = first_byte(id);  // -1 only when the whole text is empty
   if (n.kind == NodeKind::TableRow && first < 0 && doc_.text(n).find("<hr") != std::string_view::npos) {
-    auto p = doc_.position(n.span.begin);
+    auto p = position_at(n.span.begin);
     out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
     return true;
   }
@@ -1263,7 +1325,7 @@ bool PageExtractor::non_rule(NodeId id) {
   for (const auto& [reason, start] : m_.non_rules)
     if (starts_with(t, start)) {
       t = node_text(id);
-      auto p = doc_.position(n.span.begin);
+      auto p = position_at(n.span.begin);
       std::size_t cells = 0;
       for (NodeId c = n.first_child; c != kNoNode; c = doc_.node(c).next_sibling)
         if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
@@ -1297,7 +1359,7 @@ bool PageExtractor::legend_table(NodeId table) {
     count_use("legend");
     ++cells;
   });
-  auto p = doc_.position(doc_.node(table).span.begin);
+  auto p = position_at(doc_.node(table).span.begin);
   out_.non_rules.push_back({"legend", "scoring colour legend", p.line, p.column, cells});
   return true;
 }
@@ -1315,6 +1377,8 @@ void PageExtractor::header_row(NodeId row) {
   if (cells != 1 || !doc_.attribute(doc_.node(only), "bgcolor")) return;
   NodeId table = doc_.node(row).parent;
   if (table == kNoNode) return;
+  if (has_header_triggers_.empty()) has_header_triggers_.assign(doc_.size(), 0);
+  has_header_triggers_[table] = 1;
   std::vector<std::string>& icons = header_triggers_[table];
   icons.clear();
   triggers_in(only, icons);
@@ -1325,6 +1389,7 @@ void PageExtractor::header_row(NodeId row) {
 void PageExtractor::header_triggers(NodeId row, std::vector<std::string>& out) const {
   if (header_triggers_.empty()) return;  // most pages have no header rows
   for (NodeId a = doc_.node(row).parent; a != kNoNode; a = doc_.node(a).parent) {
+    if (!has_header_triggers_[a]) continue;
     auto it = header_triggers_.find(a);
     if (it != header_triggers_.end()) out.insert(out.end(), it->second.begin(), it->second.end());
   }
@@ -1417,7 +1482,7 @@ bool PageExtractor::sub_rules_row(NodeId row) {
     else if (dn.kind != NodeKind::Comment) return false;
   }
   if (!table) return false;
-  auto p = doc_.position(doc_.node(row).span.begin);
+  auto p = position_at(doc_.node(row).span.begin);
   out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
   rule_stack_.emplace_back(row, last_rule_);
   return true;
@@ -1449,7 +1514,7 @@ bool PageExtractor::rule_row(NodeId row) {
         cell_done_[desc] = 1;
         ++out_.cells.total;
         count_use("block-image");
-        auto p = doc_.position(doc_.node(desc).span.begin);
+        auto p = position_at(doc_.node(desc).span.begin);
         out_.non_rules.push_back({"block-image", std::string(doc_.node(image).name), p.line, p.column, 1});
       }
       return false;
@@ -1457,7 +1522,7 @@ bool PageExtractor::rule_row(NodeId row) {
   }
   if (rules == kNoNode) {
     // A lone scoring cell across the table ("Road (highwayman)") titles the rows below.
-    auto p = doc_.position(doc_.node(row).span.begin);
+    auto p = position_at(doc_.node(row).span.begin);
     std::size_t cells = 0;
     for (NodeId c = doc_.node(row).first_child; c != kNoNode; c = doc_.node(c).next_sibling)
       if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
@@ -1486,18 +1551,22 @@ bool PageExtractor::rule_row(NodeId row) {
   rule.source.origin = "row";
   // Gathered in a vector kept between rows, then copied at their number: growing the
   // record's own vector cost an allocation or two per rule.
+  CellRead desc_read = cell_read(desc, false);
   std::vector<std::string>& triggers = triggers_;
   triggers.clear();
-  triggers_in(desc, triggers);
   header_triggers(row, triggers);
-  if (std::count(triggers.begin(), triggers.end(), m_.plus_trigger)) std::erase(triggers, std::string_view("robbers"));
-  std::sort(triggers.begin(), triggers.end());
-  triggers.erase(std::unique(triggers.begin(), triggers.end()), triggers.end());
-  rule.triggers = trigger_list(triggers);
-  Collected& d = scratch(0);
-  Collected& r = scratch(1);
-  collect(desc, select::Condition(), d, false, 0);
-  if (rules != kNoNode) collect(rules, select::Condition(), r, true, 0);
+  // A repeated description cell has its first copy's icons: with no header icons on
+  // either row, the rule has that copy's triggers.
+  desc_read.plain_triggers = triggers.empty();
+  if (desc_read.known && desc_read.plain_triggers && desc_read.known->plain_triggers) {
+    rule.triggers = out_.rules[desc_read.known->rule].triggers;
+  } else {
+    triggers_in(desc, triggers);
+    if (std::count(triggers.begin(), triggers.end(), m_.plus_trigger)) std::erase(triggers, std::string_view("robbers"));
+    std::sort(triggers.begin(), triggers.end());
+    triggers.erase(std::unique(triggers.begin(), triggers.end()), triggers.end());
+    rule.triggers = trigger_list(triggers);
+  }
   for (NodeId c = doc_.node(row).first_child; c != kNoNode; c = doc_.node(c).next_sibling)
     if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
       cell_done_[c] = 1;
@@ -1515,16 +1584,39 @@ bool PageExtractor::rule_row(NodeId row) {
     }
     span = std::clamp(v, 1, 64);  // a runaway rowspan must not swallow the table
   }
+  std::vector<NodeId>& continued = continued_rows_;
+  continued.clear();
+  bool continued_cells = false;
   NodeId next = doc_.node(row).next_sibling;
   for (int i = 1; i < span && next != kNoNode; ++i, next = doc_.node(next).next_sibling) {
     const Node& nr = doc_.node(next);
     if (nr.kind != NodeKind::TableRow) break;
-    bool described = false;
-    for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling)
+    bool described = false, cells = false;
+    for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
       described = described || (doc_.node(c).kind == NodeKind::TableCell && facts(doc_.node(c)).kind);
+      cells = cells || doc_.node(c).kind == NodeKind::TableCell;
+    }
     if (described) break;
-    select::Condition own_cond = own(next);
-    if (conditions_.full.at(next) == conditions_.full.at(row)) own_cond = select::Condition();
+    continued.push_back(next);
+    continued_cells = continued_cells || cells;
+  }
+  // A cell read before on the page is not collected again; the rules text of a rule
+  // that continues in later rows is more than its cell's.
+  CellRead rules_read = rules != kNoNode && !continued_cells ? cell_read(rules, true) : CellRead{};
+  // Points in a text with parts are conditioned relative to the rule (CellText::full),
+  // whose condition is the description cell's path condition unless structural classes
+  // on the path add to it (finish_rule).
+  if (rules_read.known && !out_.rules[rules_read.known->rule].rules_parts.empty() &&
+      (projection_on_path(desc) || !rules_read.known->full.same(conditions_.full.at(desc))))
+    rules_read = CellRead{};
+  Collected& d = scratch(0);
+  Collected& r = scratch(1);
+  if (!desc_read.known) collect(desc, select::Condition(), d, false, 0);
+  if (rules != kNoNode && !rules_read.known) collect(rules, select::Condition(), r, true, 0);
+  for (NodeId below : continued) {
+    const Node& nr = doc_.node(below);
+    select::Condition own_cond = own(below);
+    if (conditions_.full.at(below) == conditions_.full.at(row)) own_cond = select::Condition();
     for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
       if (doc_.node(c).kind != NodeKind::TableCell) continue;
       r.runs.emplace_back(" ", select::Condition(), true_shown_);
@@ -1537,7 +1629,7 @@ bool PageExtractor::rule_row(NodeId row) {
       }
     }
   }
-  finish_rule(rule, row, desc, d, r, SIZE_MAX);
+  finish_rule(rule, row, desc, d, r, SIZE_MAX, desc_read, rules_read);
   rule_stack_.emplace_back(row, out_.rules.size() - 1);
   last_rule_row_ = row;
   last_rule_ = out_.rules.size() - 1;
@@ -1619,7 +1711,7 @@ bool PageExtractor::scoring_row(NodeId node) {
   if (NodeId f = param_fragment(node, "rules"); f != kNoNode) collect(f, select::Condition(), r, true, 0);
   // The marker text names the expander's node (markers are unique).
   auto at = n.source == 0 ? by_marker_.find(doc_.text(n)) : by_marker_.end();
-  finish_rule(rule, node, node, d, r, at == by_marker_.end() ? SIZE_MAX : at->second);
+  finish_rule(rule, node, node, d, r, at == by_marker_.end() ? SIZE_MAX : at->second, CellRead{}, CellRead{});
   return false;
 }
 
@@ -2209,7 +2301,8 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
   return out;
 }
 
-void PageExtractor::notes_of(const Collected& c, Rule& rule, std::size_t level) {
+void PageExtractor::notes_of(const Collected& c, std::vector<Note>& notes, std::vector<std::string>& refs,
+                             std::size_t level) {
   for (const auto& [item, cond] : c.items) {
     Collected& inner = scratch(level);
     const Node& n = doc_.node(item);
@@ -2219,14 +2312,13 @@ void PageExtractor::notes_of(const Collected& c, Rule& rule, std::size_t level) 
     // As in parts, an edition in that condition shows in the wording (a `showC1` note has
     // C1 text only), not in `when`. Built in place (a Note is five strings) and dropped
     // again when it has no text.
-    Note& note = rule.notes.emplace_back();
+    Note& note = notes.emplace_back();
     note.text = variants(inner.runs);
-    if (empty(note.text)) rule.notes.pop_back();
+    if (empty(note.text)) notes.pop_back();
     else note.when = when_of(without_editions(cond));
     for (auto& ref : inner.references)
-      if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
-        rule.references.push_back(ref);
-    notes_of(inner, rule, level + 1);
+      if (std::find(refs.begin(), refs.end(), ref) == refs.end()) refs.push_back(ref);
+    notes_of(inner, notes, refs, level + 1);
   }
 }
 
@@ -2277,12 +2369,82 @@ std::string PageExtractor::unique_id(std::string id) {
   return candidate;
 }
 
+PageExtractor::CellRead PageExtractor::cell_read(NodeId cell, bool rules) {
+  const std::string_view text = doc_.text(doc_.node(cell));
+  CellRead read;
+  read.cell = cell;
+  // Filed by the length and three samples of the text (its start, middle and end): a
+  // cell is hundreds of bytes, every row asks, and a third of the rows repeat one;
+  // hashing every byte cost a third of what the repeats spare. A candidate's text is
+  // compared whole.
+  if (text.size() < 32) {
+    read.hash = text_hash(text);
+  } else {
+    std::uint64_t head, middle, tail, end;
+    std::memcpy(&head, text.data(), 8);
+    std::memcpy(&middle, text.data() + text.size() / 2 - 4, 8);
+    std::memcpy(&tail, text.data() + text.size() - 16, 8);
+    std::memcpy(&end, text.data() + text.size() - 8, 8);
+    read.hash = select::mix64((head ^ text.size()) * 0x9E3779B97F4A7C15ull + (middle ^ (tail * 0xC2B2AE3D27D4EB4Full)) +
+                              select::mix64(end));
+  }
+  // Only a tree that collect() reads alike is a repeat: the same text might have been
+  // parsed otherwise where it stands.
+  std::size_t candidates = 0;
+  read.known = (rules ? rules_cells_ : description_cells_).find(read.hash, [&](const CellText& e) {
+    ++candidates;
+    return doc_.text(doc_.node(e.cell)) == text && reads_alike(e.cell, cell);
+  });
+  // Cells that differ only between the samples share a hash: a few are filed under one,
+  // so that a page of such rows is not compared row by row with all before it.
+  if (!read.known && candidates >= 8) read.cell = kNoNode;
+  return read;
+}
+
+bool PageExtractor::reads_alike(NodeId a, NodeId b) {
+  // A subtree's nodes are made in document order, so they are the ids from its root to
+  // its last descendant (the end of its chain of last children). Two such ranges match
+  // when their nodes do one by one: kinds, child and sibling links and spans the same
+  // relative to their roots, and own conditions the same. The texts being equal, so is
+  // all that a node reads from its span (its text, tag or link name, its classes). A
+  // subtree whose links leave its range is no repeat.
+  const Node& ra = doc_.node(a);
+  const Node& rb = doc_.node(b);
+  if (ra.source != 0 || rb.source != 0) return false;
+  NodeId last_a = a, last_b = b;
+  while (doc_.node(last_a).last_child != kNoNode) last_a = doc_.node(last_a).last_child;
+  while (doc_.node(last_b).last_child != kNoNode) last_b = doc_.node(last_b).last_child;
+  const NodeId count = last_a - a;
+  if (last_a < a || last_b < b || last_b - b != count) return false;
+  if (std::max(last_a, last_b) >= conditions_.own.size()) return false;  // own() made on the spot: no identity
+  const std::uint32_t begin_a = ra.span.begin, begin_b = rb.span.begin, end_a = ra.span.end;
+  // A link as an offset from the root; kNoNode stays itself. A child or sibling link
+  // must stay in the range, where it is compared.
+  auto offset = [](NodeId link, NodeId root) { return link == kNoNode ? kNoNode : link - root; };
+  auto inside = [count](NodeId at, NodeId i) { return at == kNoNode || (at > i && at <= count); };
+  for (NodeId i = 0; i <= count; ++i) {
+    const Node& nx = doc_.node(a + i);
+    const Node& ny = doc_.node(b + i);
+    const NodeId child = offset(nx.first_child, a);
+    const NodeId sibling = i == 0 ? kNoNode : offset(nx.next_sibling, a);
+    if (nx.kind != ny.kind || nx.aux != ny.aux || (nx.source | ny.source) != 0 || nx.span.begin < begin_a ||
+        nx.span.end > end_a || nx.span.begin - begin_a != ny.span.begin - begin_b ||
+        nx.span.end - begin_a != ny.span.end - begin_b)
+      return false;
+    if (child != offset(ny.first_child, b) || !inside(child, i) ||
+        (i > 0 && (sibling != offset(ny.next_sibling, b) || !inside(sibling, i))))
+      return false;
+    if (!conditions_.own[a + i].same(conditions_.own[b + i])) return false;
+  }
+  return true;
+}
+
 // `cond_node` is the node whose full condition is the rule's: the description cell of a
 // raw row (its own show… class counts), the ScoringRow node itself. `rule` is already
 // the last of out_.rules: a Rule has two dozen members, and moving it in costs more than
 // building it there.
 void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const Collected& d, const Collected& r,
-                                std::size_t origin_index) {
+                                std::size_t origin_index, const CellRead& desc_read, const CellRead& rules_read) {
   const Node& n = doc_.node(at);
   rule.section = section_;
   rule.phase = phase_;
@@ -2319,17 +2481,43 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
     rule.when = select::to_string(full);
     rule.atoms = full.atoms();
   }
-  rule.description = variants(d.runs);
-  rule.rules = variants(r.runs);
-  parts_of(d.runs, description_layout_, rule.description_parts);
-  parts_of(r.runs, rules_layout_, rule.rules_parts);
-  rule.references = d.references;
-  for (const auto& ref : r.references)
-    if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
-      rule.references.push_back(ref);
-  rule.notes.reserve(r.items.size());  // the usual notes: one per item, none nested
-  notes_of(r, rule, 2);
-  rule.points = points_of(r.runs, rules_layout_, full);
+  // A cell with references (a semantic template's) is not remembered: it would have to
+  // keep them apart from the other cell's.
+  const std::size_t this_rule = out_.rules.size() - 1;
+  if (desc_read.known) {
+    const Rule& first = out_.rules[desc_read.known->rule];
+    rule.description = first.description;
+    rule.description_parts = first.description_parts;
+  } else {
+    rule.description = variants(d.runs);
+    parts_of(d.runs, description_layout_, rule.description_parts);
+    rule.references = d.references;
+    if (desc_read.cell != kNoNode && d.references.empty())
+      description_cells_.insert(desc_read.hash, {desc_read.cell, this_rule, desc_read.plain_triggers, {}});
+  }
+  if (rules_read.known) {
+    const Rule& first = out_.rules[rules_read.known->rule];
+    rule.rules = first.rules;
+    rule.rules_parts = first.rules_parts;
+    rule.notes = first.notes;
+    rule.points = first.points;
+  } else {
+    rule.rules = variants(r.runs);
+    parts_of(r.runs, rules_layout_, rule.rules_parts);
+    // The rules cell's references and its notes' follow the description's, each once.
+    std::vector<std::string> refs;
+    for (const auto& ref : r.references)
+      if (std::find(refs.begin(), refs.end(), ref) == refs.end()) refs.push_back(ref);
+    rule.notes.reserve(r.items.size());  // the usual notes: one per item, none nested
+    notes_of(r, rule.notes, refs, 2);
+    for (const auto& ref : refs)
+      if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
+        rule.references.push_back(ref);
+    rule.points = points_of(r.runs, rules_layout_, full);
+    if (rules_read.cell != kNoNode && refs.empty())
+      rules_cells_.insert(rules_read.hash,
+                          {rules_read.cell, this_rule, false, rule.rules_parts.empty() ? select::Condition() : full});
+  }
   rule.points_unparsed = rule.points.empty() && !empty(rule.rules);
   place(rule, n.span.begin, origin_index < expansion_.semantic.size() ? &expansion_.semantic[origin_index].origin : nullptr);
   // Ids name where a reader finds the rule; a sub-rule lives under its parent's id.

@@ -90,19 +90,6 @@ enum Closing : std::uint8_t { kCloseNone, kCloseBrace, kCloseBracket, kCloseLang
 // every Builder (a page's two runs and each template's made them anew).
 struct StopTables {
   std::array<std::array<bool, 256>, 5 * 4> stops{};
-#ifdef __SSE2__
-  // The same sets as byte vectors, for scanning plain text sixteen bytes a step: literal
-  // runs between markup are most of a page. A set has four to nine bytes; the scan is
-  // instantiated per size (a loop over the set cost more than the comparisons, and
-  // padding every set to nine bytes cost four wasted comparisons a step at the top
-  // level, where a page's text mostly is).
-  static constexpr int kMaxStops = 9;
-  struct Vectors {
-    __m128i bytes[kMaxStops];
-    int count = 0;
-  };
-  std::array<Vectors, 5 * 4> vectors{};
-#endif
 
   explicit StopTables(bool language_conversion) {
     for (int closing = 0; closing < 5; ++closing)
@@ -115,35 +102,9 @@ struct StopTables {
         if (closing == kCloseLangConversion) t['}'] = t['-'] = true;
         if (flags & 1) t['|'] = true;
         if (flags & 2) t['='] = true;
-#ifdef __SSE2__
-        auto& v = vectors[closing * 4 + flags];
-        int count = 0;
-        for (int c = 0; c < 256; ++c)
-          if (t[c]) v.bytes[count++] = _mm_set1_epi8(static_cast<char>(c));
-        for (int k = count; k < kMaxStops; ++k) v.bytes[k] = v.bytes[0];
-        v.count = count;
-#endif
       }
   }
 };
-
-#ifdef __SSE2__
-// The first offset in [k, n - 15) whose sixteen-byte block holds one of the first N bytes
-// of `set`, at that byte; or the first k with fewer than sixteen bytes left.
-template <std::size_t... J>
-std::uint32_t scan_blocks(const char* s, std::uint32_t k, std::uint32_t n, const __m128i* set,
-                          std::index_sequence<J...>) {
-  const __m128i bytes[] = {set[J]...};
-  while (k + 16 <= n) {
-    __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k));
-    __m128i hit = _mm_setzero_si128();
-    ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(block, bytes[J]))), ...);
-    if (int mask = _mm_movemask_epi8(hit)) return k + static_cast<std::uint32_t>(__builtin_ctz(mask));
-    k += 16;
-  }
-  return k;
-}
-#endif
 
 const StopTables& stop_tables(bool language_conversion) {
   static const StopTables with(true), without(false);
@@ -395,6 +356,14 @@ private:
   void on_line_start();
   void on_line_end();
   std::uint32_t next_stop(std::uint32_t from, int table) const;
+  template <int Closing, bool Pipe, bool Equals, bool Lang>
+  std::uint32_t scan_stops(std::uint32_t from) const;
+  using Scan = std::uint32_t (Builder::*)(std::uint32_t) const;
+  // scan_stops for each (language conversion, stop table), in next_stop's order.
+  template <std::size_t... T>
+  static constexpr std::array<Scan, sizeof...(T)> scans_by_table(std::index_sequence<T...>) {
+    return {&Builder::scan_stops<static_cast<int>(T % 20 / 4), (T % 4 & 1) != 0, (T % 4 & 2) != 0, (T >= 20)>...};
+  }
   void on_open(bool lang_conversion);
   void on_close(bool two_char);
   void finish();
@@ -530,28 +499,36 @@ void Builder::take_known_text() {
 // The first byte at or after `from` that the main loop must act on in the state whose
 // stop table is `table`: the next strcspn stop that stop_is_text() does not pass over.
 inline std::uint32_t Builder::next_stop(std::uint32_t from, int table) const {
-  const auto& stop = tables_.stops[table];
-  std::uint32_t k = from;
-  for (;;) {
+  static constexpr auto scans = scans_by_table(std::make_index_sequence<2 * 5 * 4>());
+  return (this->*scans[(options_.language_conversion ? 5 * 4 : 0) + table])(from);
+}
+
+// next_stop for one state, sixteen bytes a step. The stops of a block are tried in turn
+// from its mask: most are text (stop_is_text), and returning to a scan that reloaded its
+// set and the block after each of them cost more than the block compare itself.
+template <int Closing, bool Pipe, bool Equals, bool Lang>
+std::uint32_t Builder::scan_stops(std::uint32_t k) const {
 #ifdef __SSE2__
-    const StopTables::Vectors& v = tables_.vectors[table];
-    switch (v.count) {
-    case 4: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<4>()); break;
-    case 5: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<5>()); break;
-    case 6: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<6>()); break;
-    case 7: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<7>()); break;
-    case 8: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<8>()); break;
-    default: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<StopTables::kMaxStops>()); break;
+  auto is = [](__m128i block, char c) { return _mm_cmpeq_epi8(block, _mm_set1_epi8(c)); };
+  while (k + 16 <= n_) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_ + k));
+    __m128i hit = _mm_or_si128(_mm_or_si128(is(v, '['), is(v, '{')), _mm_or_si128(is(v, '<'), is(v, '\n')));
+    if constexpr (Lang || Closing == kCloseLangConversion) hit = _mm_or_si128(hit, is(v, '-'));
+    if constexpr (Closing == kCloseBrace || Closing == kCloseLangConversion) hit = _mm_or_si128(hit, is(v, '}'));
+    if constexpr (Closing == kCloseBracket) hit = _mm_or_si128(hit, is(v, ']'));
+    if constexpr (Pipe) hit = _mm_or_si128(hit, is(v, '|'));
+    if constexpr (Equals) hit = _mm_or_si128(hit, is(v, '='));
+    for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit)); mask != 0; mask &= mask - 1) {
+      const std::uint32_t at = k + static_cast<std::uint32_t>(__builtin_ctz(mask));
+      if (!stop_is_text(at)) return at;
     }
-#endif
-    while (k < n_ && !stop[static_cast<unsigned char>(s_[k])]) ++k;
-    if (k < n_ && stop_is_text(k)) {
-      ++k;
-      continue;
-    }
-    break;
+    k += 16;
   }
-  return k;
+#endif
+  const auto& stop = tables_.stops[Closing * 4 + (Pipe ? 1 : 0) + (Equals ? 2 : 0)];
+  for (; k < n_; ++k)
+    if (stop[static_cast<unsigned char>(s_[k])] && !stop_is_text(k)) return k;
+  return n_;
 }
 
 Tree Builder::run() {

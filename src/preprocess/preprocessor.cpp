@@ -162,10 +162,13 @@ public:
         record->extension_tags = options.extension_tags;
         record->language_conversion = options.language_conversion;
         record->recorded = true;
+        record->newlines.clear();
+        record->newlines_known = false;  // restoration adds them once it has made them
         record_ = record;
       }
       if (known && usable(*known)) {
         known_ = known;
+        if (known->newlines_known) known_newlines_ = &known->newlines;
         line_equals_ = find_line_equals(0);
       }
     }
@@ -333,10 +336,21 @@ private:
       return false;
     for (const std::string& tag : options_.extension_tags)
       if (tag.find_first_of(" \t\n\r\f\v") != std::string::npos) return false;
+    if (known.newlines_known && !known.newlines.empty() && known.newlines.back() >= n_) return false;
     return known.spans.empty() || known.spans.back().end <= n_;
   }
-  // The first newline at or after `from` that is followed by '=', or n_.
-  std::uint32_t find_line_equals(std::uint32_t from) const {
+  // The first newline at or after `from` that is followed by '=', or n_. Asked with
+  // `from` increasing.
+  std::uint32_t find_line_equals(std::uint32_t from) {
+    if (known_newlines_) {
+      const std::vector<std::uint32_t>& newlines = *known_newlines_;
+      while (newline_at_ < newlines.size() && newlines[newline_at_] < from) ++newline_at_;
+      for (; newline_at_ < newlines.size(); ++newline_at_) {
+        std::uint32_t k = newlines[newline_at_];
+        if (k + 1 < n_ && s_[k + 1] == '=') return k;
+      }
+      return n_;
+    }
     for (std::uint32_t k = from; (k = support::scan_byte(s_, k, n_, '\n')) < n_; ++k)
       if (k + 1 < n_ && s_[k + 1] == '=') return k;
     return n_;
@@ -459,6 +473,8 @@ private:
   const PlainRuns* known_ = nullptr;  // plain runs of this text before restoration
   std::size_t known_at_ = 0;          // the first of them not yet behind i_
   std::uint32_t line_equals_ = 0;     // find_line_equals() at or after i_ (once i_ is past, again)
+  const std::vector<std::uint32_t>* known_newlines_ = nullptr;  // the newlines of known_, if it has them
+  std::size_t newline_at_ = 0;        // the first of them find_line_equals() has not passed
 };
 
 // With nothing open at i_ inside a known plain span, the scan over the rest of that span

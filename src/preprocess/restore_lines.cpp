@@ -390,6 +390,22 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
     edits.push_back({at, blank_before});
     ++(blank_before ? result.replaced : result.inserted);
   }
+  if (result.inserted == 0) {
+    // The restored text's newlines are the page's own (a collapsed page has almost none)
+    // and the blanks just turned into newlines, both in order: merged, they spare the
+    // restored page's preprocess run and line index a scan for them.
+    std::vector<std::uint32_t>& newlines = result.plain_runs.newlines;
+    newlines.reserve(edits.size() + 16);
+    std::size_t e = 0;
+    for (const char *p = text.data(), *end = p + text.size();
+         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))); ++p) {
+      auto own = static_cast<std::uint32_t>(p - text.data());
+      for (; e < edits.size() && edits[e].at - 1 < own; ++e) newlines.push_back(edits[e].at - 1);
+      newlines.push_back(own);
+    }
+    for (; e < edits.size(); ++e) newlines.push_back(edits[e].at - 1);
+    result.plain_runs.newlines_known = result.plain_runs.recorded;
+  }
   if (in_place && result.inserted == 0) {
     // Only blanks become newlines (the seed page's case): offsets stay, nothing is copied.
     // The tree and flat text viewing `text` are not read again.

@@ -150,6 +150,16 @@ public:
         name_lengths_[first] |= length_bit;
         if (first >= 'a' && first <= 'z') name_lengths_[first - 'a' + 'A'] |= length_bit;
         if (name == "/") element_after_slash_.fill(true);
+        auto cases = [](unsigned char b) {
+          return std::array<unsigned char, 2>{b, b >= 'a' && b <= 'z' ? static_cast<unsigned char>(b - 'a' + 'A') : b};
+        };
+        for (unsigned char b0 : cases(first)) {
+          if (name.size() == 1) {
+            for (int b1 = 0; b1 < 256; ++b1) mark_pair(b0, static_cast<unsigned char>(b1));
+          } else {
+            for (unsigned char b1 : cases(static_cast<unsigned char>(name[1]))) mark_pair(b0, b1);
+          }
+        }
       }
     for (int c = 0; c < 256; ++c)
       if (element_after_slash_[c]) element_first_['/'] = true;
@@ -402,12 +412,25 @@ private:
     return (name_lengths_[static_cast<unsigned char>(first)] >> std::min<std::size_t>(length, 63)) & 1;
   }
   bool enable_onlyinclude_ = false;
+  // The first two bytes (either case) of those names, a bit per pair: `<span` and `<li`
+  // share a first byte with a tag (`<section`, `<languages`) but not a second, and are
+  // the most frequent '<' of a page. A one-byte name allows every second byte.
+  std::array<std::uint64_t, 65536 / 64> element_pairs_{};
+  void mark_pair(unsigned char b0, unsigned char b1) {
+    const unsigned pair = b0 * 256u + b1;
+    element_pairs_[pair / 64] |= std::uint64_t{1} << (pair % 64);
+  }
+  bool may_be_pair(const char* first) const {
+    const unsigned pair = static_cast<unsigned char>(first[0]) * 256u + static_cast<unsigned char>(first[1]);
+    return (element_pairs_[pair / 64] >> (pair % 64)) & 1;
+  }
 
   // False when no element name in xmlish_ or ignored_tags_ can start at `first` (just
   // after a '<'): by its first byte (or the byte after a '/'), or by the length of the
   // name xmlish_open would match, counted up to 65. Most '<' in pages open HTML tags, and
   // this settles them without running the tag rule.
   bool may_be_element(const char* first, const char* last) const {
+    if (first + 1 < last && !may_be_pair(first)) return false;
     if (first >= last || !element_first_[static_cast<unsigned char>(*first)]) return false;
     if (*first == '/' && !(first + 1 < last && element_after_slash_[static_cast<unsigned char>(first[1])]))
       return false;

@@ -547,22 +547,30 @@ inline std::uint32_t Builder::next_stop(std::uint32_t from, int table) const {
 // set and the block after each of them cost more than the block compare itself.
 template <int Closing, bool Pipe, bool Equals, bool Lang>
 std::uint32_t Builder::scan_stops(std::uint32_t k) const {
+  // A '-' stops only before '{' ("-{"), so the blocks are searched for the '{' and the
+  // byte before it is looked at: '-' is frequent in pages (`|-`, `<!--`), "-{" is not.
+  constexpr bool dash = Lang || Closing == kCloseLangConversion;
+  const std::uint32_t from = k;
+  auto opens_conversion = [&](std::uint32_t brace) {
+    return dash && brace > from && brace < n_ && s_[brace] == '{' && s_[brace - 1] == '-';
+  };
 #ifdef __SSE2__
   auto is = [](__m128i block, char c) { return _mm_cmpeq_epi8(block, _mm_set1_epi8(c)); };
   while (k + 16 <= n_) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_ + k));
     __m128i hit = _mm_or_si128(_mm_or_si128(is(v, '['), is(v, '{')), _mm_or_si128(is(v, '<'), is(v, '\n')));
-    if constexpr (Lang || Closing == kCloseLangConversion) hit = _mm_or_si128(hit, is(v, '-'));
     if constexpr (Closing == kCloseBrace || Closing == kCloseLangConversion) hit = _mm_or_si128(hit, is(v, '}'));
     if constexpr (Closing == kCloseBracket) hit = _mm_or_si128(hit, is(v, ']'));
     if constexpr (Pipe) hit = _mm_or_si128(hit, is(v, '|'));
     if constexpr (Equals) hit = _mm_or_si128(hit, is(v, '='));
     for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit)); mask != 0; mask &= mask - 1) {
       const std::uint32_t at = k + static_cast<std::uint32_t>(__builtin_ctz(mask));
+      if (opens_conversion(at)) return at - 1;
       if (!stop_is_text(at)) return at;
     }
     k += 16;
   }
+  if (opens_conversion(k)) return k - 1;  // the '-' ended the last block searched
 #endif
   const auto& stop = tables_.stops[Closing * 4 + (Pipe ? 1 : 0) + (Equals ? 2 : 0)];
   for (; k < n_; ++k)

@@ -941,6 +941,8 @@ Expansion Expander::expand_page(const ingest::Page& page, Expansion&& recycled,
   Frame root;
   root.tree = &tree;
   root.source = im.add_source(page.title, page.source.file, page.source.text_at, page.revision.text);
+  if (plain_runs && plain_runs->newlines_known && plain_runs->source_size == page.revision.text.size())
+    result.source_lines[root.source] = support::LineIndex(page.revision.text, plain_runs->newlines);
   root.title = page.title;
   // The expanded page is about as long as the page (semantic calls become markers):
   // reserving that, with some room, saves regrowing and copying it as it is built.

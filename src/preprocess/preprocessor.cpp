@@ -90,19 +90,6 @@ enum Closing : std::uint8_t { kCloseNone, kCloseBrace, kCloseBracket, kCloseLang
 // every Builder (a page's two runs and each template's made them anew).
 struct StopTables {
   std::array<std::array<bool, 256>, 5 * 4> stops{};
-#ifdef __SSE2__
-  // The same sets as byte vectors, for scanning plain text sixteen bytes a step: literal
-  // runs between markup are most of a page. A set has four to nine bytes; the scan is
-  // instantiated per size (a loop over the set cost more than the comparisons, and
-  // padding every set to nine bytes cost four wasted comparisons a step at the top
-  // level, where a page's text mostly is).
-  static constexpr int kMaxStops = 9;
-  struct Vectors {
-    __m128i bytes[kMaxStops];
-    int count = 0;
-  };
-  std::array<Vectors, 5 * 4> vectors{};
-#endif
 
   explicit StopTables(bool language_conversion) {
     for (int closing = 0; closing < 5; ++closing)
@@ -115,35 +102,9 @@ struct StopTables {
         if (closing == kCloseLangConversion) t['}'] = t['-'] = true;
         if (flags & 1) t['|'] = true;
         if (flags & 2) t['='] = true;
-#ifdef __SSE2__
-        auto& v = vectors[closing * 4 + flags];
-        int count = 0;
-        for (int c = 0; c < 256; ++c)
-          if (t[c]) v.bytes[count++] = _mm_set1_epi8(static_cast<char>(c));
-        for (int k = count; k < kMaxStops; ++k) v.bytes[k] = v.bytes[0];
-        v.count = count;
-#endif
       }
   }
 };
-
-#ifdef __SSE2__
-// The first offset in [k, n - 15) whose sixteen-byte block holds one of the first N bytes
-// of `set`, at that byte; or the first k with fewer than sixteen bytes left.
-template <std::size_t... J>
-std::uint32_t scan_blocks(const char* s, std::uint32_t k, std::uint32_t n, const __m128i* set,
-                          std::index_sequence<J...>) {
-  const __m128i bytes[] = {set[J]...};
-  while (k + 16 <= n) {
-    __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k));
-    __m128i hit = _mm_setzero_si128();
-    ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(block, bytes[J]))), ...);
-    if (int mask = _mm_movemask_epi8(hit)) return k + static_cast<std::uint32_t>(__builtin_ctz(mask));
-    k += 16;
-  }
-  return k;
-}
-#endif
 
 const StopTables& stop_tables(bool language_conversion) {
   static const StopTables with(true), without(false);
@@ -189,6 +150,16 @@ public:
         name_lengths_[first] |= length_bit;
         if (first >= 'a' && first <= 'z') name_lengths_[first - 'a' + 'A'] |= length_bit;
         if (name == "/") element_after_slash_.fill(true);
+        auto cases = [](unsigned char b) {
+          return std::array<unsigned char, 2>{b, b >= 'a' && b <= 'z' ? static_cast<unsigned char>(b - 'a' + 'A') : b};
+        };
+        for (unsigned char b0 : cases(first)) {
+          if (name.size() == 1) {
+            for (int b1 = 0; b1 < 256; ++b1) mark_pair(b0, static_cast<unsigned char>(b1));
+          } else {
+            for (unsigned char b1 : cases(static_cast<unsigned char>(name[1]))) mark_pair(b0, b1);
+          }
+        }
       }
     for (int c = 0; c < 256; ++c)
       if (element_after_slash_[c]) element_first_['/'] = true;
@@ -201,10 +172,13 @@ public:
         record->extension_tags = options.extension_tags;
         record->language_conversion = options.language_conversion;
         record->recorded = true;
+        record->newlines.clear();
+        record->newlines_known = false;  // restoration adds them once it has made them
         record_ = record;
       }
       if (known && usable(*known)) {
         known_ = known;
+        if (known->newlines_known) known_newlines_ = &known->newlines;
         line_equals_ = find_line_equals(0);
       }
     }
@@ -372,10 +346,21 @@ private:
       return false;
     for (const std::string& tag : options_.extension_tags)
       if (tag.find_first_of(" \t\n\r\f\v") != std::string::npos) return false;
+    if (known.newlines_known && !known.newlines.empty() && known.newlines.back() >= n_) return false;
     return known.spans.empty() || known.spans.back().end <= n_;
   }
-  // The first newline at or after `from` that is followed by '=', or n_.
-  std::uint32_t find_line_equals(std::uint32_t from) const {
+  // The first newline at or after `from` that is followed by '=', or n_. Asked with
+  // `from` increasing.
+  std::uint32_t find_line_equals(std::uint32_t from) {
+    if (known_newlines_) {
+      const std::vector<std::uint32_t>& newlines = *known_newlines_;
+      while (newline_at_ < newlines.size() && newlines[newline_at_] < from) ++newline_at_;
+      for (; newline_at_ < newlines.size(); ++newline_at_) {
+        std::uint32_t k = newlines[newline_at_];
+        if (k + 1 < n_ && s_[k + 1] == '=') return k;
+      }
+      return n_;
+    }
     for (std::uint32_t k = from; (k = support::scan_byte(s_, k, n_, '\n')) < n_; ++k)
       if (k + 1 < n_ && s_[k + 1] == '=') return k;
     return n_;
@@ -395,6 +380,14 @@ private:
   void on_line_start();
   void on_line_end();
   std::uint32_t next_stop(std::uint32_t from, int table) const;
+  template <int Closing, bool Pipe, bool Equals, bool Lang>
+  std::uint32_t scan_stops(std::uint32_t from) const;
+  using Scan = std::uint32_t (Builder::*)(std::uint32_t) const;
+  // scan_stops for each (language conversion, stop table), in next_stop's order.
+  template <std::size_t... T>
+  static constexpr std::array<Scan, sizeof...(T)> scans_by_table(std::index_sequence<T...>) {
+    return {&Builder::scan_stops<static_cast<int>(T % 20 / 4), (T % 4 & 1) != 0, (T % 4 & 2) != 0, (T >= 20)>...};
+  }
   void on_open(bool lang_conversion);
   void on_close(bool two_char);
   void finish();
@@ -419,12 +412,25 @@ private:
     return (name_lengths_[static_cast<unsigned char>(first)] >> std::min<std::size_t>(length, 63)) & 1;
   }
   bool enable_onlyinclude_ = false;
+  // The first two bytes (either case) of those names, a bit per pair: `<span` and `<li`
+  // share a first byte with a tag (`<section`, `<languages`) but not a second, and are
+  // the most frequent '<' of a page. A one-byte name allows every second byte.
+  std::array<std::uint64_t, 65536 / 64> element_pairs_{};
+  void mark_pair(unsigned char b0, unsigned char b1) {
+    const unsigned pair = b0 * 256u + b1;
+    element_pairs_[pair / 64] |= std::uint64_t{1} << (pair % 64);
+  }
+  bool may_be_pair(const char* first) const {
+    const unsigned pair = static_cast<unsigned char>(first[0]) * 256u + static_cast<unsigned char>(first[1]);
+    return (element_pairs_[pair / 64] >> (pair % 64)) & 1;
+  }
 
   // False when no element name in xmlish_ or ignored_tags_ can start at `first` (just
   // after a '<'): by its first byte (or the byte after a '/'), or by the length of the
   // name xmlish_open would match, counted up to 65. Most '<' in pages open HTML tags, and
   // this settles them without running the tag rule.
   bool may_be_element(const char* first, const char* last) const {
+    if (first + 1 < last && !may_be_pair(first)) return false;
     if (first >= last || !element_first_[static_cast<unsigned char>(*first)]) return false;
     if (*first == '/' && !(first + 1 < last && element_after_slash_[static_cast<unsigned char>(first[1])]))
       return false;
@@ -490,6 +496,8 @@ private:
   const PlainRuns* known_ = nullptr;  // plain runs of this text before restoration
   std::size_t known_at_ = 0;          // the first of them not yet behind i_
   std::uint32_t line_equals_ = 0;     // find_line_equals() at or after i_ (once i_ is past, again)
+  const std::vector<std::uint32_t>* known_newlines_ = nullptr;  // the newlines of known_, if it has them
+  std::size_t newline_at_ = 0;        // the first of them find_line_equals() has not passed
 };
 
 // With nothing open at i_ inside a known plain span, the scan over the rest of that span
@@ -530,28 +538,44 @@ void Builder::take_known_text() {
 // The first byte at or after `from` that the main loop must act on in the state whose
 // stop table is `table`: the next strcspn stop that stop_is_text() does not pass over.
 inline std::uint32_t Builder::next_stop(std::uint32_t from, int table) const {
-  const auto& stop = tables_.stops[table];
-  std::uint32_t k = from;
-  for (;;) {
+  static constexpr auto scans = scans_by_table(std::make_index_sequence<2 * 5 * 4>());
+  return (this->*scans[(options_.language_conversion ? 5 * 4 : 0) + table])(from);
+}
+
+// next_stop for one state, sixteen bytes a step. The stops of a block are tried in turn
+// from its mask: most are text (stop_is_text), and returning to a scan that reloaded its
+// set and the block after each of them cost more than the block compare itself.
+template <int Closing, bool Pipe, bool Equals, bool Lang>
+std::uint32_t Builder::scan_stops(std::uint32_t k) const {
+  // A '-' stops only before '{' ("-{"), so the blocks are searched for the '{' and the
+  // byte before it is looked at: '-' is frequent in pages (`|-`, `<!--`), "-{" is not.
+  constexpr bool dash = Lang || Closing == kCloseLangConversion;
+  const std::uint32_t from = k;
+  auto opens_conversion = [&](std::uint32_t brace) {
+    return dash && brace > from && brace < n_ && s_[brace] == '{' && s_[brace - 1] == '-';
+  };
 #ifdef __SSE2__
-    const StopTables::Vectors& v = tables_.vectors[table];
-    switch (v.count) {
-    case 4: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<4>()); break;
-    case 5: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<5>()); break;
-    case 6: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<6>()); break;
-    case 7: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<7>()); break;
-    case 8: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<8>()); break;
-    default: k = scan_blocks(s_, k, n_, v.bytes, std::make_index_sequence<StopTables::kMaxStops>()); break;
+  auto is = [](__m128i block, char c) { return _mm_cmpeq_epi8(block, _mm_set1_epi8(c)); };
+  while (k + 16 <= n_) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_ + k));
+    __m128i hit = _mm_or_si128(_mm_or_si128(is(v, '['), is(v, '{')), _mm_or_si128(is(v, '<'), is(v, '\n')));
+    if constexpr (Closing == kCloseBrace || Closing == kCloseLangConversion) hit = _mm_or_si128(hit, is(v, '}'));
+    if constexpr (Closing == kCloseBracket) hit = _mm_or_si128(hit, is(v, ']'));
+    if constexpr (Pipe) hit = _mm_or_si128(hit, is(v, '|'));
+    if constexpr (Equals) hit = _mm_or_si128(hit, is(v, '='));
+    for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit)); mask != 0; mask &= mask - 1) {
+      const std::uint32_t at = k + static_cast<std::uint32_t>(__builtin_ctz(mask));
+      if (opens_conversion(at)) return at - 1;
+      if (!stop_is_text(at)) return at;
     }
-#endif
-    while (k < n_ && !stop[static_cast<unsigned char>(s_[k])]) ++k;
-    if (k < n_ && stop_is_text(k)) {
-      ++k;
-      continue;
-    }
-    break;
+    k += 16;
   }
-  return k;
+  if (opens_conversion(k)) return k - 1;  // the '-' ended the last block searched
+#endif
+  const auto& stop = tables_.stops[Closing * 4 + (Pipe ? 1 : 0) + (Equals ? 2 : 0)];
+  for (; k < n_; ++k)
+    if (stop[static_cast<unsigned char>(s_[k])] && !stop_is_text(k)) return k;
+  return n_;
 }
 
 Tree Builder::run() {

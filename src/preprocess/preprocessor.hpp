@@ -61,6 +61,12 @@ struct PlainRuns {
   std::vector<std::string> extension_tags;
   bool language_conversion = true;
   bool recorded = false;             ///< false: nothing to reuse
+  /// Offsets of every '\n' of the restored text, in order, when restoration knows them
+  /// (newlines_known): it made most of them itself. The run over that text finds the
+  /// newlines before '=' among them, and the page's line index is made from them,
+  /// instead of each scanning the page again for newlines.
+  std::vector<std::uint32_t> newlines;
+  bool newlines_known = false;
 };
 
 /// Builds the tree of `text`. The tree refers to `text`, which must outlive it.

@@ -6,6 +6,7 @@
 #include "preprocess/restore_lines.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <vector>
 
@@ -102,24 +103,35 @@ void flatten(const Tree& tree, NodeId parent, Flat& flat) {
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
+// Byte classes for looks_like_attributes, one lookup per byte: it runs on the start of
+// nearly every table cell, and its chains of comparisons cost more than the rest of it.
+enum : std::uint8_t { kBlank = 1, kNameChar = 2, kValueEnd = 4 };
+constexpr std::array<std::uint8_t, 256> kAttributeClass = [] {
+  std::array<std::uint8_t, 256> t{};
+  t[' '] = t['\t'] = kBlank | kValueEnd;
+  t['"'] = t['\''] = kValueEnd;
+  for (int c = 0; c < 256; ++c)
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+        c == ':' || c == '.')
+      t[c] |= kNameChar;
+  return t;
+}();
+
 // The attribute syntax Sanitizer accepts, loosely: name[=value] pairs. Used to tell the
 // attribute separator of a cell (`| class="x" | text`) from the start of a new cell.
 bool looks_like_attributes(std::string_view s) {
   // At least one name=value pair: bare words before a '|' ("Caption text | …") are far
   // more often the end of a collapsed cell than valueless attributes.
   std::size_t k = 0, names = 0, valued = 0;
+  auto is = [&](std::uint8_t cls) { return (kAttributeClass[static_cast<unsigned char>(s[k])] & cls) != 0; };
   auto skip = [&] {
-    while (k < s.size() && is_space(s[k])) ++k;
-  };
-  auto name_char = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-           c == ':' || c == '.';
+    while (k < s.size() && is(kBlank)) ++k;
   };
   for (;;) {
     skip();
     if (k == s.size()) return names > 0 && valued > 0;
     std::size_t start = k;
-    while (k < s.size() && name_char(s[k])) ++k;
+    while (k < s.size() && is(kNameChar)) ++k;
     if (k == start) return false;
     ++names;
     skip();
@@ -134,7 +146,7 @@ bool looks_like_attributes(std::string_view s) {
         k = close + 1;
       } else {
         std::size_t v = k;
-        while (k < s.size() && !is_space(s[k]) && s[k] != '"' && s[k] != '\'') ++k;
+        while (k < s.size() && !is(kValueEnd)) ++k;
         if (k == v) return false;
       }
     }
@@ -389,6 +401,22 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
     }
     edits.push_back({at, blank_before});
     ++(blank_before ? result.replaced : result.inserted);
+  }
+  if (result.inserted == 0) {
+    // The restored text's newlines are the page's own (a collapsed page has almost none)
+    // and the blanks just turned into newlines, both in order: merged, they spare the
+    // restored page's preprocess run and line index a scan for them.
+    std::vector<std::uint32_t>& newlines = result.plain_runs.newlines;
+    newlines.reserve(edits.size() + 16);
+    std::size_t e = 0;
+    for (const char *p = text.data(), *end = p + text.size();
+         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))); ++p) {
+      auto own = static_cast<std::uint32_t>(p - text.data());
+      for (; e < edits.size() && edits[e].at - 1 < own; ++e) newlines.push_back(edits[e].at - 1);
+      newlines.push_back(own);
+    }
+    for (; e < edits.size(); ++e) newlines.push_back(edits[e].at - 1);
+    result.plain_runs.newlines_known = result.plain_runs.recorded;
   }
   if (in_place && result.inserted == 0) {
     // Only blanks become newlines (the seed page's case): offsets stay, nothing is copied.

@@ -60,6 +60,11 @@ void LineIndex::build() const {
   built_ = true;
 }
 
+LineIndex::LineIndex(std::string_view text, const std::vector<std::uint32_t>& newlines) : text_(text) {
+  starts_.reserve(newlines.size() + 1);
+  for (std::uint32_t k : newlines) starts_.push_back(std::size_t{k} + 1);
+}
+
 Position LineIndex::position(std::size_t offset) const {
   offset = std::min(offset, text_.size());
   const std::vector<std::size_t>& lines = starts();

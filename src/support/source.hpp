@@ -34,6 +34,9 @@ class LineIndex {
 public:
   LineIndex() = default;
   explicit LineIndex(std::string_view text) : text_(text), built_(false) {}
+  /// The index of `text` from the offsets of its '\n' bytes, in order, for a caller that
+  /// has them already: nothing is scanned.
+  LineIndex(std::string_view text, const std::vector<std::uint32_t>& newlines);
   /// Position of byte `offset`; offsets past the end map to the end of the text.
   Position position(std::size_t offset) const;
   std::size_t line_count() const { return starts().size(); }

@@ -568,6 +568,12 @@ std::size_t find_comment_open(std::string_view text, std::size_t from) {
   return std::string_view::npos;
 }
 
+/// Appends `ref` unless `list` has it already: a rule lists each reference once, where
+/// it was first met (its description, its rules text, then its notes).
+void add_once(std::vector<std::string>& list, const std::string& ref) {
+  if (std::find(list.begin(), list.end(), ref) == list.end()) list.push_back(ref);
+}
+
 /// Whether `s` holds only whitespace and trigger arrows ("→", E2 86 92).
 bool blank_or_arrow(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -1797,9 +1803,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       if (m_.reference_templates.count(name)) {
         std::string target = param_text(id, "name");
         if (!target.empty()) {
-          std::string ref = name + ":" + target;
-          if (std::find(out.references.begin(), out.references.end(), ref) == out.references.end())
-            out.references.push_back(ref);
+          add_once(out.references, name + ":" + target);
         }
         if (param_text(id, "variant") == "image") return;
         NodeId f = param_fragment(id, "text");
@@ -2316,8 +2320,7 @@ void PageExtractor::notes_of(const Collected& c, std::vector<Note>& notes, std::
     note.text = variants(inner.runs);
     if (empty(note.text)) notes.pop_back();
     else note.when = when_of(without_editions(cond));
-    for (auto& ref : inner.references)
-      if (std::find(refs.begin(), refs.end(), ref) == refs.end()) refs.push_back(ref);
+    for (const auto& ref : inner.references) add_once(refs, ref);
     notes_of(inner, notes, refs, level + 1);
   }
 }
@@ -2504,15 +2507,12 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   } else {
     rule.rules = variants(r.runs);
     parts_of(r.runs, rules_layout_, rule.rules_parts);
-    // The rules cell's references and its notes' follow the description's, each once.
-    std::vector<std::string> refs;
-    for (const auto& ref : r.references)
-      if (std::find(refs.begin(), refs.end(), ref) == refs.end()) refs.push_back(ref);
+    // The rules cell's references and its notes' follow the description's, each once
+    // (collect() lists each of a cell's once already).
+    std::vector<std::string> refs = r.references;
     rule.notes.reserve(r.items.size());  // the usual notes: one per item, none nested
     notes_of(r, rule.notes, refs, 2);
-    for (const auto& ref : refs)
-      if (std::find(rule.references.begin(), rule.references.end(), ref) == rule.references.end())
-        rule.references.push_back(ref);
+    for (const auto& ref : refs) add_once(rule.references, ref);
     rule.points = points_of(r.runs, rules_layout_, full);
     if (rules_read.cell != kNoNode && refs.empty())
       rules_cells_.insert(rules_read.hash,

@@ -97,21 +97,36 @@ std::optional<PlainText> find_plain_text(std::string_view chunk, const std::vect
   return t;
 }
 
+enum class Decoded { text, for_pugixml, invalid_utf8 };
+
 /// Decodes character data as pugixml's parse_default does: the five predefined
-/// entities, CR LF and a lone CR as LF, any other '&' literal. False (and pugixml takes
-/// the page) on a numeric reference "&#" or a NUL byte. The result is the first `length`
-/// bytes of `out`, a scratch buffer kept between pages.
-bool decode_plain_text(std::string_view in, std::string& out, std::size_t& length) {
+/// entities, CR LF and a lone CR as LF, any other '&' literal, and checks it for UTF-8 on
+/// the way. `for_pugixml` (pugixml takes the page) on a numeric reference "&#" or a NUL
+/// byte; `invalid_utf8` (the page is read again the way such a page is) on a byte that
+/// is no UTF-8. The result is the first `length` bytes of `out`, a scratch buffer kept
+/// between pages.
+Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& length) {
   // Escapes are dense in wikitext (every tag is &lt;…&gt;, every attribute &quot;…&quot;:
   // one '&' per dozen bytes on the seed page), so the cost is per escape, not per byte:
   // each is recognised by one eight-byte load and word compares, and the bytes up to the
   // next one are copied sixteen at a time, into a buffer sized for the worst case
-  // (decoding never lengthens the text).
+  // (decoding never lengthens the text). Bytes from 0x80 up stop the copy too: the page's
+  // bytes must be checked for UTF-8, and a run of them checked here, where the block's
+  // high bits come for one instruction, spares a pass of its own over the text.
+  // (Validity is a property of each run of such bytes alone: a sequence is made of them
+  // only, and ASCII bytes are valid.)
   const char* p = in.data();
   const std::size_t n = in.size();
   if (out.size() < n) out.resize(n);  // a scratch buffer: only growth is zero-filled
   char* w = out.data();
   std::size_t i = 0;
+  auto check_run = [&](std::size_t& k) {
+    std::size_t end = k;
+    while (end < n && static_cast<unsigned char>(p[end]) >= 0x80) ++end;
+    if (support::find_invalid_utf8(in.substr(k, end - k)) != std::string_view::npos) return false;
+    for (; k < end; ++k) *w++ = p[k];
+    return true;
+  };
   // The escapes as little-endian words, compared under a mask of their length.
   auto word = [](const char* text, std::size_t size) {
     std::uint64_t value = 0;
@@ -131,7 +146,7 @@ bool decode_plain_text(std::string_view in, std::string& out, std::size_t& lengt
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
       __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp_v), _mm_cmpeq_epi8(v, cr_v)),
-                                 _mm_cmpeq_epi8(v, nul_v));
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, nul_v), v));
       if (int mask = _mm_movemask_epi8(hit)) {
         auto skip = static_cast<std::size_t>(__builtin_ctz(mask));
         i += skip;
@@ -148,22 +163,31 @@ bool decode_plain_text(std::string_view in, std::string& out, std::size_t& lengt
       else if ((x & four) == gt) { *w++ = '>'; i += 4; }
       else if ((x & five) == amp) { *w++ = '&'; i += 5; }
       else if ((x & six) == apos) { *w++ = '\''; i += 6; }
-      else if (p[i + 1] == '#') return false;
+      else if (p[i + 1] == '#') return Decoded::for_pugixml;
       else { *w++ = '&'; i += 1; }
+      continue;
+    }
+    if (static_cast<unsigned char>(p[i]) >= 0x80) {
+      if (!check_run(i)) return Decoded::invalid_utf8;
       continue;
     }
   tail:
 #endif
-    while (i < n && p[i] != '&' && p[i] != '\r' && p[i] != '\0') *w++ = p[i++];
+    while (i < n && p[i] != '&' && p[i] != '\r' && p[i] != '\0' && static_cast<unsigned char>(p[i]) < 0x80)
+      *w++ = p[i++];
     if (i >= n) break;
     auto at = [&](std::size_t k, char c) { return i + k < n && p[i + k] == c; };
     char c = p[i];
-    if (c == '\0') return false;
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      if (!check_run(i)) return Decoded::invalid_utf8;
+      continue;
+    }
+    if (c == '\0') return Decoded::for_pugixml;
     if (c == '\r') {
       *w++ = '\n';
       i += at(1, '\n') ? 2 : 1;
     } else if (at(1, '#')) {
-      return false;
+      return Decoded::for_pugixml;
     } else if (at(1, 'l') && at(2, 't') && at(3, ';')) {
       *w++ = '<';
       i += 4;
@@ -185,7 +209,7 @@ bool decode_plain_text(std::string_view in, std::string& out, std::size_t& lengt
     }
   }
   length = static_cast<std::size_t>(w - out.data());
-  return true;
+  return Decoded::text;
 }
 
 std::uint64_t to_u64(const char* s) {
@@ -476,11 +500,12 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
                                             std::optional<bool> wanted, bool check_text) {
   const std::string_view as_read = chunk;
   std::optional<PlainText> plain = find_plain_text(chunk, lt_);
-  // A text the filter may decline is checked for UTF-8 only once it is wanted; the
-  // markup around it is checked now (its ends are ASCII, so no sequence spans them).
+  // A plain text is checked for UTF-8 only once it is wanted, and then while it is
+  // decoded; the markup around it is checked now (its ends are ASCII, so no sequence
+  // spans them).
   bool text_unchecked = false;
   std::size_t bad = std::string_view::npos;
-  if (plain && want_text_ && !wanted && !check_text) {
+  if (plain && !check_text) {
     text_unchecked = support::find_invalid_utf8(chunk.substr(0, plain->begin)) == std::string_view::npos &&
                      support::find_invalid_utf8(chunk.substr(plain->end)) == std::string_view::npos;
     if (!text_unchecked) bad = support::find_invalid_utf8(chunk);
@@ -524,27 +549,32 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
       doc.reset();
     }
   }
+  std::optional<bool> asked = wanted;  // the filter's answer, once it was asked
   if (plain) {
     // The metadata is known before the text is decoded, so a pass that wants only some
     // pages' texts (compile's template pass) does not decode the others.
     auto node = doc.child("page");
     bool want = wanted ? *wanted : !want_text_ || want_text_(namespace_of(node, site_), node.child_value("title"));
+    asked = want;
     skip_text = !want;
     std::string_view content = chunk.substr(plain->begin, plain->end - plain->begin);
-    // Wanted after all, the text is checked as every page is, and one with a byte that
-    // is no UTF-8 is read again the way such a page is, with the filter's answer kept.
-    if (want && text_unchecked) {
-      if (support::find_invalid_utf8(content) != std::string_view::npos) return read_page(as_read, at, true);
-      text_unchecked = false;
-    }
     plain_ws = std::all_of(content.begin(), content.end(), is_xml_space);
-    if (!skip_text && !plain_ws && !decode_plain_text(content, plain_text_, plain_length)) {
-      plain.reset();
-      doc.reset();
+    if (plain_ws) text_unchecked = false;  // XML white space is ASCII
+    if (!skip_text && !plain_ws) {
+      Decoded decoded = decode_plain_text(content, plain_text_, plain_length);
+      // A text with a byte that is no UTF-8 is read again the way such a page is, with
+      // the filter's answer kept.
+      if (decoded == Decoded::invalid_utf8) return read_page(as_read, at, true, true);
+      if (decoded == Decoded::text) {
+        text_unchecked = false;
+      } else {
+        plain.reset();
+        doc.reset();
+      }
     }
   }
   // pugixml reads the whole page, text and all, only after every byte was checked.
-  if (!plain && text_unchecked) return read_page(as_read, at, std::nullopt, true);
+  if (!plain && text_unchecked) return read_page(as_read, at, asked, true);
   if (!plain) {
     auto result = doc.load_buffer(chunk.data(), chunk.size(), pugi::parse_default, pugi::encoding_utf8);
     if (!result) {

@@ -2,6 +2,7 @@
 // language detection, .wiki files, streaming of a generated large export, and every
 // bad-input case with its exact diagnostic.
 #include <doctest/doctest.h>
+#include <pugixml.hpp>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <random>
@@ -13,6 +14,7 @@
 #include "ingest/languages.hpp"
 #include "support/sha1.hpp"
 #include "support/source.hpp"
+#include "support/utf8.hpp"
 #include "util/run.hpp"
 
 using namespace wikic;
@@ -239,6 +241,59 @@ TEST_CASE("page text: character data decoded as an XML parser does, text positio
     CHECK(r.pages[k].source.text_at == lines.position(blank ? tag + 1 : content));
     from = content;
   }
+}
+
+TEST_CASE("page text: escapes, CR and UTF-8 read alike at every offset of the reader's sixteen-byte blocks") {
+  // The reader decodes a plain text sixteen bytes a step, stopping at '&', CR, NUL and
+  // bytes from 0x80 up (their UTF-8 is checked there, run by run), with a plain loop for
+  // the last bytes: a stop on a block's last byte, an escape or sequence straddling two
+  // blocks or ending the text, and the switch to the last bytes must all read as pugixml
+  // decodes the text, and an invalid byte must be reported at its offset and replaced
+  // as in any page.
+  ScratchDir dir;
+  const std::vector<std::string> stops = {"&lt;", "&gt;", "&amp;", "&quot;", "&apos;", "&", "&am", "&quo",
+                                          "\r", "\r\n", "&#65;", "&quot;&lt;&gt;\r&amp;", "\xC3\xA9",
+                                          "\xE2\x80\x93\xC3\xA9", "&quot;\xF0\x9F\x98\x80&gt;", "\xE9",
+                                          "\xE2\x80", "\xC3\xA9\xFF", "\xC0\xAF"};
+  std::vector<std::string> texts;
+  for (const std::string& stop : stops)
+    for (std::size_t at = 0; at < 40; ++at)
+      for (std::size_t after : {0, 1, 7, 15, 16, 17, 40}) {
+        std::string text;
+        for (std::size_t k = 0; k < at; ++k) text += static_cast<char>('a' + k % 26);
+        texts.push_back(text + stop + std::string(after, 'z'));
+      }
+  std::string xml = header;
+  std::vector<std::size_t> text_offsets;
+  for (std::size_t k = 0; k < texts.size(); ++k) {
+    std::string page = page_xml("P" + std::to_string(k), texts[k]);
+    text_offsets.push_back(xml.size() + page.find("preserve\">") + 10);
+    xml += page;
+  }
+  xml += "</mediawiki>\n";
+  wikic::test::spit(dir / "t.xml", xml);
+  auto r = read({(dir / "t.xml").string()});
+  REQUIRE(r.pages.size() == texts.size());
+  support::LineIndex lines(xml);
+  std::vector<std::string> expected_messages;
+  for (std::size_t k = 0; k < texts.size(); ++k) {
+    std::size_t bad = support::find_invalid_utf8(texts[k]);
+    if (bad != std::string::npos) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(texts[k][bad]));
+      auto where = lines.position(text_offsets[k] + bad);
+      expected_messages.push_back((dir / "t.xml").string() + ":" + std::to_string(where.line) + ":" +
+                                  std::to_string(where.column) + ": error: invalid UTF-8 (byte " + hex +
+                                  "); replaced by U+FFFD");
+    }
+    pugi::xml_document doc;
+    REQUIRE(doc.load_string(("<t>" + support::replace_invalid_utf8(texts[k]) + "</t>").c_str()));
+    if (r.pages[k].revision.text != doc.child("t").child_value()) {
+      CAPTURE(texts[k]);
+      CHECK(r.pages[k].revision.text == doc.child("t").child_value());
+    }
+  }
+  CHECK(r.messages() == expected_messages);
 }
 
 TEST_CASE("text filter: declined pages keep their metadata, wanted texts read as without it") {

@@ -9,6 +9,9 @@
 #include <array>
 #include <cstring>
 #include <vector>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "support/scan.hpp"
 
@@ -103,6 +106,23 @@ void flatten(const Tree& tree, NodeId parent, Flat& flat) {
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
+/// Offset of the first byte in [from, to) that ORed with 0x20 equals one of `Cs`, or `to`.
+template <char... Cs>
+inline std::uint32_t scan_folded(const char* base, std::uint32_t from, std::uint32_t to) {
+#ifdef __SSE2__
+  const __m128i fold = _mm_set1_epi8(0x20);
+  while (from + 16 <= to) {
+    __m128i v = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from)), fold);
+    __m128i hit = _mm_setzero_si128();
+    ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
+    if (int mask = _mm_movemask_epi8(hit)) return from + static_cast<std::uint32_t>(__builtin_ctz(mask));
+    from += 16;
+  }
+#endif
+  while (from < to && (((base[from] | 0x20) != Cs) && ...)) ++from;
+  return from;
+}
+
 // Byte classes for looks_like_attributes, one lookup per byte: it runs on the start of
 // nearly every table cell, and its chains of comparisons cost more than the rest of it.
 enum : std::uint8_t { kBlank = 1, kNameChar = 2, kValueEnd = 4 };
@@ -169,13 +189,16 @@ public:
       // of them matter depends on the state: inside `[[…]]` only the brackets (nothing
       // else acts while links_ > 0, and ']' acts only then); in a table the cell and
       // row markers; outside one the heading and list markers.
+      // The two last sets are searched case-folded (a byte ORed with 0x20), which takes
+      // '[' with '{' and the placeholder with '!' in one compare each; the few other bytes
+      // that fold onto a stop ('\\' onto '|', '\n' onto '*', …) act as any text byte.
       const auto from = static_cast<std::uint32_t>(i), to = static_cast<std::uint32_t>(n);
       if (links_ > 0)
         i = support::scan_for<'[', ']'>(f_.data(), from, to);
       else if (depth_ > 0)
-        i = support::scan_for<kPlaceholder, '[', '|', '!', '{'>(f_.data(), from, to);
+        i = scan_folded<'{', '!', '|'>(f_.data(), from, to);
       else
-        i = support::scan_for<kPlaceholder, '[', '{', '=', '*', '#'>(f_.data(), from, to);
+        i = scan_folded<'{', '!', '=', '*', '#'>(f_.data(), from, to);
       if (i >= n) break;
       char c = f_[i];
       // A literal \x01 in the page is text: only flat positions made for a node count.

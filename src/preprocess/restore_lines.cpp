@@ -25,7 +25,11 @@ bool parse_restore_mode(std::string_view word, RestoreMode& mode) {
   return true;
 }
 
-bool looks_collapsed(std::string_view text) {
+namespace {
+/// looks_collapsed(), noting in `newlines` (when not null) the offset of every '\n' of a
+/// text it finds collapsed: restoration merges them with the ones it makes, and the text
+/// is not searched for them again.
+bool collapsed(std::string_view text, std::vector<std::uint32_t>* newlines_at) {
   // Thresholds: a real page of this size has a newline every line or so (tens of bytes);
   // one per 1000 bytes means the line structure is gone. Two mid-line table or heading
   // markers rule out long prose paragraphs, which are legitimately single lines.
@@ -34,20 +38,29 @@ bool looks_collapsed(std::string_view text) {
   constexpr std::size_t kMinMarkers = 2;
   if (text.size() < kMinBytes) return false;
   // Counting stops as soon as there are too many newlines: a normal page is decided
-  // after its first few kilobytes.
+  // after its first few kilobytes. A page that goes on to the end has all its newlines
+  // counted.
   std::size_t newlines = 0;
   const std::size_t enough = text.size() / kBytesPerNewline + 1;
+  if (newlines_at) newlines_at->clear();
   for (const char* p = text.data(), *end = p + text.size();
        newlines < enough && (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))));
-       ++p)
+       ++p) {
     ++newlines;
+    if (newlines_at) newlines_at->push_back(static_cast<std::uint32_t>(p - text.data()));
+  }
   if (newlines * kBytesPerNewline > text.size()) return false;
   std::size_t markers = 0;
-  for (std::string_view m : {" {| ", " |- ", " |} ", " == "})
+  for (std::string_view m : {" {| ", " |- ", " |} ", " == "}) {
+    if (markers >= kMinMarkers) break;  // a search for the next marker would run on for nothing
     for (std::size_t p = text.find(m); p != std::string_view::npos && markers < kMinMarkers; p = text.find(m, p + 1))
       ++markers;
+  }
   return markers >= kMinMarkers;
 }
+}  // namespace
+
+bool looks_collapsed(std::string_view text) { return collapsed(text, nullptr); }
 
 namespace {
 
@@ -377,8 +390,9 @@ namespace {
 
 // restore_lines on a page found collapsed. With `in_place` (the string `text` views),
 // the restored text replaces it there and the result's text stays empty.
+/// `own_newlines`: every '\n' of `text`, when collapsed() found them (else null).
 RestoreResult restore(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics,
-                      std::string* in_place) {
+                      std::string* in_place, const std::vector<std::uint32_t>* own_newlines) {
   RestoreResult result;
   Options quiet = options;
   quiet.report_unclosed = false;  // the real preprocess run reports them
@@ -408,10 +422,14 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   };
   std::vector<Edit> edits;
   edits.reserve(scanner.breaks.size());
+  std::size_t r = 0;
   for (std::uint32_t k : scanner.breaks) {
-    // One run lookup per break: the byte before k is in the same run (then a text run,
-    // as a placeholder run is one byte long) or ends the run before it.
-    const Run& run = flat.run_at(k);
+    // One run per break, found by walking the runs along with the breaks (both are in
+    // order; a search per break cost more than the walk): the byte before k is in the
+    // same run (then a text run, as a placeholder run is one byte long) or ends the run
+    // before it.
+    while (r + 1 < flat.runs.size() && flat.runs[r + 1].flat <= k) ++r;
+    const Run& run = flat.runs[r];
     std::uint32_t at = run.node == kNoNode ? run.source + (k - run.flat) : run.source;
     bool blank_before = false;
     if (k > 0 && is_space(flat.chars[k - 1])) {
@@ -432,11 +450,16 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
     std::vector<std::uint32_t>& newlines = result.plain_runs.newlines;
     newlines.reserve(edits.size() + 16);
     std::size_t e = 0;
-    for (const char *p = text.data(), *end = p + text.size();
-         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))); ++p) {
-      auto own = static_cast<std::uint32_t>(p - text.data());
+    auto merge = [&](std::uint32_t own) {
       for (; e < edits.size() && edits[e].at - 1 < own; ++e) newlines.push_back(edits[e].at - 1);
       newlines.push_back(own);
+    };
+    if (own_newlines) {
+      for (std::uint32_t own : *own_newlines) merge(own);
+    } else {
+      for (const char *p = text.data(), *end = p + text.size();
+           (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))); ++p)
+        merge(static_cast<std::uint32_t>(p - text.data()));
     }
     for (; e < edits.size(); ++e) newlines.push_back(edits[e].at - 1);
     result.plain_runs.newlines_known = result.plain_runs.recorded;
@@ -475,18 +498,20 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
 
 RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Options& options,
                             const DiagnosticTarget& diagnostics) {
-  if (mode == RestoreMode::Never || (mode == RestoreMode::Auto && !looks_collapsed(text))) {
+  thread_local std::vector<std::uint32_t> own_newlines;
+  if (mode == RestoreMode::Never || (mode == RestoreMode::Auto && !collapsed(text, &own_newlines))) {
     RestoreResult result;
     result.text = std::string(text);
     return result;
   }
-  return restore(text, options, diagnostics, nullptr);
+  return restore(text, options, diagnostics, nullptr, mode == RestoreMode::Auto ? &own_newlines : nullptr);
 }
 
 RestoreResult restore_lines_in_place(std::string& text, RestoreMode mode, const Options& options,
                                      const DiagnosticTarget& diagnostics) {
-  if (mode == RestoreMode::Never || (mode == RestoreMode::Auto && !looks_collapsed(text))) return {};
-  return restore(text, options, diagnostics, &text);
+  thread_local std::vector<std::uint32_t> own_newlines;
+  if (mode == RestoreMode::Never || (mode == RestoreMode::Auto && !collapsed(text, &own_newlines))) return {};
+  return restore(text, options, diagnostics, &text, mode == RestoreMode::Auto ? &own_newlines : nullptr);
 }
 
 }  // namespace wikic::preprocess

@@ -304,6 +304,31 @@ TEST_CASE("line restoration finds a table's markers at every offset of its sixte
     }
 }
 
+TEST_CASE("a page found collapsed is restored alike from the newlines its detection noted") {
+  // In Auto mode the newlines the detection found are merged with the restored ones, in
+  // Always mode the text is searched for them: the same newlines, text and counts.
+  std::filesystem::path seed = shared_dir() / "peers" / "data" / "sdts.collapsed.wiki";
+  if (!std::filesystem::exists(seed)) return;
+  std::string collapsed = read(seed);
+  // A few newlines of its own: at the start, the end, and among the ones restored.
+  for (std::size_t at : {std::size_t{0}, collapsed.size() / 3, collapsed.size() / 2, collapsed.size() - 1})
+    collapsed.insert(at, "\n");
+  REQUIRE(looks_collapsed(collapsed));
+  std::string automatic = collapsed, always = collapsed;
+  RestoreResult a = restore_lines_in_place(automatic, RestoreMode::Auto);
+  RestoreResult b = restore_lines_in_place(always, RestoreMode::Always);
+  REQUIRE(a.restored);
+  CHECK(automatic == always);
+  CHECK(a.replaced == b.replaced);
+  CHECK(a.inserted == b.inserted);
+  CHECK(a.plain_runs.newlines_known == b.plain_runs.newlines_known);
+  CHECK(a.plain_runs.newlines == b.plain_runs.newlines);
+  std::vector<std::uint32_t> every;
+  for (std::size_t k = 0; k < automatic.size(); ++k)
+    if (automatic[k] == '\n') every.push_back(static_cast<std::uint32_t>(k));
+  if (a.plain_runs.newlines_known) CHECK(a.plain_runs.newlines == every);
+}
+
 TEST_CASE("the seed page is detected as collapsed and restored") {
   std::filesystem::path peers = shared_dir() / "peers" / "data";
   if (!std::filesystem::exists(peers / "sdts.collapsed.wiki")) return;

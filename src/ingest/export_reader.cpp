@@ -139,10 +139,11 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
   for (;;) {
 #ifdef __SSE2__
     // Sixteen bytes are stored before they are checked: the write position never runs
-    // ahead of the read position, so the store stays inside the buffer.
+    // ahead of the read position, so the store stays inside the buffer. Blocks are taken
+    // while 24 bytes are left, so an escape found in one has its eight bytes to look at.
     const __m128i amp_v = _mm_set1_epi8('&'), cr_v = _mm_set1_epi8('\r'), nul_v = _mm_setzero_si128();
     for (;;) {
-      if (i + 16 > n) goto tail;
+      if (i + 24 > n) goto tail;
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
       __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp_v), _mm_cmpeq_epi8(v, cr_v)),
@@ -156,7 +157,7 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
       i += 16;
       w += 16;
     }
-    if (p[i] == '&' && i + 8 <= n) {
+    if (p[i] == '&') {
       std::uint64_t x = word(p + i, 8);
       if ((x & six) == quot) { *w++ = '"'; i += 6; }
       else if ((x & four) == lt) { *w++ = '<'; i += 4; }

@@ -565,6 +565,10 @@ std::uint32_t Builder::scan_stops(std::uint32_t k) const {
     if constexpr (Equals) hit = _mm_or_si128(hit, is(v, '='));
     for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit)); mask != 0; mask &= mask - 1) {
       const std::uint32_t at = k + static_cast<std::uint32_t>(__builtin_ctz(mask));
+      // Most stops are a '<' opening an HTML tag (`<span`, `</td`), text by its first two
+      // name bytes alone: stop_is_text's answer, without its dispatch or the "-{" test.
+      if (s_[at] == '<' && at + 2 < n_ && s_[at + 1] != '!' && !enable_onlyinclude_ && !may_be_pair(s_ + at + 1))
+        continue;
       if (opens_conversion(at)) return at - 1;
       if (!stop_is_text(at)) return at;
     }

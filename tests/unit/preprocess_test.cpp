@@ -239,6 +239,24 @@ TEST_CASE("every parserTests input preprocesses losslessly") {
   CHECK(inputs > 2000);
 }
 
+TEST_CASE("a '<' is decided alike at every offset of the stop scan's blocks and at the end") {
+  // The scan for the next stop passes a '<' whose first two name bytes rule out every
+  // tag right in its block loop; a tag, a comment, a lone '<' at the end, and text tags
+  // must give the tree they give alone, wherever the sixteen-byte blocks fall.
+  auto inner = [](const std::string& xml) { return xml.substr(6, xml.size() - 6 - 7); };  // <root>…</root>
+  for (std::string snippet : {"<span>s</span>", "<pre>x</pre>", "<!-- c -->", "<", "<s", "</s", "<ref/>",
+                              "<nowiki>a</nowiki><td>", "<includeonly>i</includeonly>"}) {
+    const std::string alone = inner(to_xml(preprocess(snippet)));
+    for (std::size_t pad = 0; pad < 20; ++pad)
+      for (std::size_t tail : {0, 1, 2, 16}) {
+        std::string text = "x" + std::string(pad, 'p') + snippet + std::string(tail, 't');
+        CAPTURE(text);
+        CHECK(to_xml(preprocess(text)) ==
+              "<root>x" + std::string(pad, 'p') + alone + std::string(tail, 't') + "</root>");
+      }
+  }
+}
+
 TEST_CASE("restore mode words") {
   RestoreMode m{};
   CHECK(parse_restore_mode("always", m));

@@ -411,19 +411,23 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   scanner.run();
   // The scanner finds its breaks in order but for a few a heading or table end adds
   // ahead of its position; sorting what is already sorted cost more than the check.
-  if (!std::is_sorted(scanner.breaks.begin(), scanner.breaks.end()))
-    std::sort(scanner.breaks.begin(), scanner.breaks.end());
-  scanner.breaks.erase(std::unique(scanner.breaks.begin(), scanner.breaks.end()), scanner.breaks.end());
+  std::vector<std::uint32_t>& breaks = scanner.breaks;
+  if (!std::is_sorted(breaks.begin(), breaks.end())) std::sort(breaks.begin(), breaks.end());
 
   // Turn the blank before each line start into '\n'; insert one where there is none.
+  // A break found twice is one edit. The arrays are filled by index (sized for every
+  // break first): there is one entry per break of a page, and the growth checks of
+  // appending cost about as much as the rest of the work per break.
   struct Edit {
     std::uint32_t at;   // the byte the new line starts with
     bool blank_before;  // the blank before it becomes the newline (else one is inserted)
   };
-  std::vector<Edit> edits;
-  edits.reserve(scanner.breaks.size());
+  std::vector<Edit> edits(breaks.size());
+  std::size_t count = 0;
   std::size_t r = 0;
-  for (std::uint32_t k : scanner.breaks) {
+  for (std::size_t b = 0; b < breaks.size(); ++b) {
+    const std::uint32_t k = breaks[b];
+    if (b > 0 && k == breaks[b - 1]) continue;
     // One run per break, found by walking the runs along with the breaks (both are in
     // order; a search per break cost more than the walk): the byte before k is in the
     // same run (then a text run, as a placeholder run is one byte long) or ends the run
@@ -436,32 +440,37 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
       if (k > run.flat) {
         blank_before = true;
       } else {
-        const Run& before = flat.runs[static_cast<std::size_t>(&run - flat.runs.data()) - 1];
+        const Run& before = flat.runs[r - 1];
         blank_before = before.node == kNoNode && before.source + (k - 1 - before.flat) + 1 == at;
       }
     }
-    edits.push_back({at, blank_before});
-    ++(blank_before ? result.replaced : result.inserted);
+    edits[count++] = {at, blank_before};
+    result.replaced += blank_before ? 1 : 0;
   }
+  edits.resize(count);
+  result.inserted = count - result.replaced;
   if (result.inserted == 0) {
     // The restored text's newlines are the page's own (a collapsed page has almost none)
     // and the blanks just turned into newlines, both in order: merged, they spare the
-    // restored page's preprocess run and line index a scan for them.
-    std::vector<std::uint32_t>& newlines = result.plain_runs.newlines;
-    newlines.reserve(edits.size() + 16);
-    std::size_t e = 0;
-    auto merge = [&](std::uint32_t own) {
-      for (; e < edits.size() && edits[e].at - 1 < own; ++e) newlines.push_back(edits[e].at - 1);
-      newlines.push_back(own);
-    };
-    if (own_newlines) {
-      for (std::uint32_t own : *own_newlines) merge(own);
-    } else {
+    // restored page's preprocess run and line index a scan for them. (A blank turned
+    // into a newline is never one of the page's own.)
+    thread_local std::vector<std::uint32_t> searched;
+    const std::vector<std::uint32_t>* own = own_newlines;
+    if (!own) {
+      searched.clear();
       for (const char *p = text.data(), *end = p + text.size();
            (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))); ++p)
-        merge(static_cast<std::uint32_t>(p - text.data()));
+        searched.push_back(static_cast<std::uint32_t>(p - text.data()));
+      own = &searched;
     }
-    for (; e < edits.size(); ++e) newlines.push_back(edits[e].at - 1);
+    std::vector<std::uint32_t>& newlines = result.plain_runs.newlines;
+    newlines.resize(edits.size() + own->size());
+    std::size_t e = 0, o = 0, n = 0;
+    for (; o < own->size(); ++o) {
+      for (; e < edits.size() && edits[e].at - 1 < (*own)[o]; ++e) newlines[n++] = edits[e].at - 1;
+      newlines[n++] = (*own)[o];
+    }
+    for (; e < edits.size(); ++e) newlines[n++] = edits[e].at - 1;
     result.plain_runs.newlines_known = result.plain_runs.recorded;
   }
   if (in_place && result.inserted == 0) {

@@ -46,6 +46,8 @@ using printing::operator""_key;
 //   begin_object(key) … end_object()
 //   begin_list(key, singular, style) … end_list(), with item(text) for a string item or
 //   begin_item() … end_item() for a record item (XML names items by `singular`).
+//   empty_list(key)          a list without items: what begin_list … end_list write
+//                            then, in one event (two or three of a rule's lists are empty)
 // Objects of the layout are never empty, lists may be. Every event reserves first what
 // it writes (the text's bytes, escaped at most six to one, and Sink::slack of names,
 // indentation and punctuation) and then writes without checking.
@@ -177,6 +179,7 @@ public:
     lines_[depth_] = style == ListStyle::lines;
   }
   void end_list() { close(']'); }
+  void empty_list(const Key& key) { out.commit(put(member(out.reserve_more(0), key), "[]")); }
   void item(std::string_view text, bool verbatim = false) { write(next(out.reserve_more(text.size())), text, verbatim); }
   void begin_item() {
     char* at = next(out.reserve_more(0));
@@ -280,6 +283,8 @@ public:
     }
     out.commit(at);
   }
+  /// "[]" in flow style, for scalars and records alike (as end_list writes it).
+  void empty_list(const Key& key) { out.commit(put(member(out.reserve_more(0), key), ": []")); }
   void item(std::string_view text, bool verbatim = false) {
     char* at = out.reserve_more(text.size());
     if (stack_[depth_].count++ > 0) at = put(at, ", ");
@@ -369,6 +374,19 @@ public:
     }
   }
   void end_list() { end(); }
+  /// An element without children, as end() closes one (never a streamed list, whose
+  /// start tag is written whole).
+  void empty_list(const Key& key) {
+    char* at = start_tag(child(out.reserve_more(0)), key);
+    std::size_t depth = depth_ + 1;
+    if (depth < inline_from_) {
+      at = put(at, " />\n");
+    } else {
+      at = put(at, "/>");
+      if (depth == inline_from_) at = put(at, '\n');
+    }
+    out.commit(at);
+  }
   void item(std::string_view text, bool verbatim = false) { string(*stack_[depth_].singular, text, verbatim); }
   void begin_item() {
     bool lines = stack_[depth_].lines;
@@ -504,6 +522,7 @@ void boolean_field(Out& out, const Key& key, bool v) {
 template <class Out>
 void string_list(Out& out, const Key& key, const Key& singular,
                  const std::vector<std::string>& items) {
+  if (items.empty()) return out.empty_list(key);
   out.begin_list(key, singular, ListStyle::scalars);
   for (const auto& s : items) out.item(s);
   out.end_list();
@@ -525,6 +544,7 @@ void variants(Out& out, const Key& key, const extract::Variants& v) {
 // Texts each under a condition relative to the rule: its notes, its text's parts.
 template <class Out, class Item>
 void conditioned_texts(Out& out, const Key& key, const Key& singular, const std::vector<Item>& list) {
+  if (list.empty()) return out.empty_list(key);
   out.begin_list(key, singular, ListStyle::records);
   for (const auto& p : list) {
     out.begin_item();
@@ -548,6 +568,7 @@ void points(Out& out, const extract::Rule& r) {
     out.string("points"_key, "unparsed");
     return;
   }
+  if (r.points.empty()) return out.empty_list("points"_key);
   out.begin_list("points"_key, "entry"_key, ListStyle::records);
   for (const auto& e : r.points) {
     const extract::Points& p = e.points;
@@ -771,6 +792,11 @@ struct RulesWriter::Printers {
     yaml.end_list();
     xml.end_list();
     json.end_list();
+  }
+  void empty_list(const Key& key) {
+    yaml.empty_list(key);
+    xml.empty_list(key);
+    json.empty_list(key);
   }
   void item(std::string_view text) {
     bool verbatim = verbatim_everywhere(text);

@@ -504,6 +504,19 @@ struct Number {
       std::char_traits<char>::copy(buf, "null", 4);
       return;
     }
+    // An integral value below 10^15 (what nlohmann's format writes without an
+    // exponent; every one is exact in a double) prints as its digits and ".0", the
+    // shortest text that reads back as it: most points values are such, and the
+    // shortest-digit search costs ten times the integer's printing.
+    if (v > -1e15 && v < 1e15) {
+      auto whole = static_cast<std::int64_t>(v);
+      if (static_cast<double>(whole) == v && (whole != 0 || !std::signbit(v))) {
+        size = std::to_chars(buf, buf + 24, whole).ptr - buf;  // 20 digits and a sign at most
+        buf[size++] = '.';
+        buf[size++] = '0';
+        return;
+      }
+    }
     size = nlohmann::detail::to_chars(buf, buf + sizeof buf, v) - buf;
   }
   std::string_view text() const { return {buf, size}; }

@@ -509,6 +509,30 @@ TEST_CASE("numbers print as nlohmann prints them, a non-finite one as null") {
   CHECK(db.render().yaml.find("value: null\n") != std::string::npos);
 }
 
+TEST_CASE("integral numbers print as nlohmann's shortest form, up to where it takes an exponent") {
+  // The writer prints a whole number below 10^15 as an integer and ".0" itself; the
+  // values around that bound, zero of either sign and fractions go to nlohmann's form.
+  const std::vector<double> values = {0.0, -0.0, 1, -1, 2, 10, 100, 1000, 123456789, -987654321, 1e14,
+                                      999999999999999.0, -999999999999999.0, 1e15, -1e15, 1e15 + 1, 1e16,
+                                      9007199254740992.0, 0.5, -0.5, 2.5, 1e-5, 4503599627370495.5};
+  auto db = database(hostile_strings(), 0);
+  auto page = page_from(hostile_strings(), 3);
+  extract::PointsEntry entry = page.rules[0].points[0];
+  page.rules[0].points.clear();
+  for (double v : values) {
+    entry.points.value = v;
+    page.rules[0].points.push_back(entry);
+  }
+  page.rules[1].points_unparsed = false;  // and a rule without points: an empty list
+  db.add(page);
+  check_same(db, true);
+  auto json = db.render().json;
+  CHECK(json.find("\"value\":999999999999999.0,") != std::string::npos);
+  CHECK(json.find("\"value\":-0.0,") != std::string::npos);
+  CHECK(json.find("\"value\":1e+15,") != std::string::npos);
+  CHECK(json.find("\"points\":[]") != std::string::npos);
+}
+
 TEST_CASE("ill-formed UTF-8 prints as the libraries print it") {
   auto pool = ill_formed_strings();
   auto more = hostile_strings();

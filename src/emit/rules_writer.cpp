@@ -42,7 +42,8 @@ using printing::operator""_key;
 // file (RulesWriter::flush hands each page's bytes over):
 //   begin_document(root, version) … end_document()
 //   string(key, text)        a string field
-//   plain(key, text)         a number or boolean, already in its text form
+//   plain(key, text)         a number or boolean, already in its text form, in a buffer
+//                            readable for plain_room bytes (copied in one fixed-size piece)
 //   begin_object(key) … end_object()
 //   begin_list(key, singular, style) … end_list(), with item(text) for a string item or
 //   begin_item() … end_item() for a record item (XML names items by `singular`).
@@ -61,6 +62,9 @@ enum class ListStyle {
 };
 
 constexpr std::size_t max_depth = 16;  // the layout nests 7 deep
+// A plain value's text is at most 25 bytes (a double's 17 digits, sign, point and
+// exponent); its buffer is readable this far, so it is copied as a fixed-size piece.
+constexpr std::size_t plain_room = 32;
 // Indentation is two columns a level in every format, plus the list item's dash in YAML.
 static_assert(2 * (max_depth + 1) <= printing::Breaks::most);
 
@@ -170,7 +174,7 @@ public:
   }
   void plain(const Key& key, std::string_view text) {
     char* at = member(out.reserve_more(text.size()), key);
-    out.commit(put(at, text));
+    out.commit(printing::put_padded<plain_room>(at, text.data(), text.size()));
   }
   void begin_object(const Key& key) { open(member(out.reserve_more(0), key), '{'); }
   void end_object() { close('}'); }
@@ -253,7 +257,7 @@ public:
   }
   void plain(const Key& key, std::string_view text) {
     char* at = put(member(out.reserve_more(text.size()), key), ": ");
-    out.commit(put(at, text));
+    out.commit(printing::put_padded<plain_room>(at, text.data(), text.size()));
   }
   void begin_object(const Key& key) {
     std::size_t column = stack_[depth_].column + 2;
@@ -361,7 +365,7 @@ public:
   }
   void plain(const Key& key, std::string_view text) {
     char* at = put(child(out.reserve_more(text.size())), key.xml_open);
-    out.commit(close_tag(put(at, text), key));
+    out.commit(close_tag(printing::put_padded<plain_room>(at, text.data(), text.size()), key));
   }
   void begin_object(const Key& key) { begin(key, nullptr); }
   void end_object() { end(); }
@@ -494,7 +498,7 @@ private:
 // which the documents have always used (a different formatter could pick other digits;
 // it is nlohmann's detail::to_chars, so emit_test compares with dump() to notice a change).
 struct Number {
-  char buf[64];
+  char buf[64];  // at least plain_room
   std::size_t size = 0;
   explicit Number(std::uint64_t v) { size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf; }
   explicit Number(std::int64_t v) { size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf; }
@@ -521,15 +525,19 @@ struct Number {
   }
   std::string_view text() const { return {buf, size}; }
 };
+static_assert(sizeof(Number::buf) >= plain_room);
 
 template <class Out>
 void unsigned_field(Out& out, const Key& key, std::uint64_t v) {
   out.plain(key, Number(v).text());
 }
 
+// "true" and "false" padded to plain_room.
+constexpr char true_text[plain_room] = "true", false_text[plain_room] = "false";
+
 template <class Out>
 void boolean_field(Out& out, const Key& key, bool v) {
-  out.plain(key, v ? "true" : "false");
+  out.plain(key, v ? std::string_view(true_text, 4) : std::string_view(false_text, 5));
 }
 
 template <class Out>

@@ -34,8 +34,11 @@ public:
     if (static_cast<std::size_t>(end_ - at_) < n) grow(n);
   }
   /// Room for `n` bytes and `slack` more of indentation and punctuation; the cursor.
+  /// Unchecked (`check` false) where the caller reserved room for the whole record
+  /// before: see RulesWriter's in_room.
+  template <bool check = true>
   char* reserve_more(std::size_t n) {
-    reserve(slack + n);
+    if constexpr (check) reserve(slack + n);
     return at_;
   }
   /// The cursor after writing through the one reserve_more returned.

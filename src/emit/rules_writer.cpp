@@ -42,13 +42,18 @@ using printing::operator""_key;
 // file (RulesWriter::flush hands each page's bytes over):
 //   begin_document(root, version) … end_document()
 //   string(key, text)        a string field
-//   plain(key, text)         a number or boolean, already in its text form
+//   plain(key, text)         a number or boolean, already in its text form, in a buffer
+//                            readable for plain_room bytes (copied in one fixed-size piece)
 //   begin_object(key) … end_object()
 //   begin_list(key, singular, style) … end_list(), with item(text) for a string item or
 //   begin_item() … end_item() for a record item (XML names items by `singular`).
+//   empty_list(key)          a list without items: what begin_list … end_list write
+//                            then, in one event (two or three of a rule's lists are empty)
 // Objects of the layout are never empty, lists may be. Every event reserves first what
 // it writes (the text's bytes, escaped at most six to one, and Sink::slack of names,
-// indentation and punctuation) and then writes without checking.
+// indentation and punctuation) and then writes without checking; an event with
+// `checked` false leaves out the reservation too: the record it belongs to reserved room
+// for all its events at once (in_room, in the layout below).
 
 enum class ListStyle {
   scalars,   ///< strings only: a flow sequence in YAML
@@ -59,6 +64,9 @@ enum class ListStyle {
 };
 
 constexpr std::size_t max_depth = 16;  // the layout nests 7 deep
+// A plain value's text is at most 25 bytes (a double's 17 digits, sign, point and
+// exponent); its buffer is readable this far, so it is copied as a fixed-size piece.
+constexpr std::size_t plain_room = 32;
 // Indentation is two columns a level in every format, plus the list item's dash in YAML.
 static_assert(2 * (max_depth + 1) <= printing::Breaks::most);
 
@@ -162,29 +170,40 @@ public:
     out.commit(printing::quoted_as_is(at, version));  // the schema's own version: nothing to escape
   }
   void end_document() { out.commit(put(out.reserve_more(0), "\n}\n")); }
+  template <bool checked = true>
   void string(const Key& key, std::string_view text, bool verbatim = false) {
-    char* at = member(out.reserve_more(text.size()), key);
+    char* at = member(out.reserve_more<checked>(text.size()), key);
     write(at, text, verbatim);
   }
+  template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
-    char* at = member(out.reserve_more(text.size()), key);
-    out.commit(put(at, text));
+    char* at = member(out.reserve_more<checked>(text.size()), key);
+    out.commit(printing::put_padded<plain_room>(at, text.data(), text.size()));
   }
-  void begin_object(const Key& key) { open(member(out.reserve_more(0), key), '{'); }
-  void end_object() { close('}'); }
+  template <bool checked = true>
+  void begin_object(const Key& key) { open(member(out.reserve_more<checked>(0), key), '{'); }
+  template <bool checked = true>
+  void end_object() { close<checked>('}'); }
+  template <bool checked = true>
   void begin_list(const Key& key, const Key&, ListStyle style) {
-    open(member(out.reserve_more(0), key), '[');
+    open(member(out.reserve_more<checked>(0), key), '[');
     lines_[depth_] = style == ListStyle::lines;
   }
-  void end_list() { close(']'); }
-  void item(std::string_view text, bool verbatim = false) { write(next(out.reserve_more(text.size())), text, verbatim); }
+  template <bool checked = true>
+  void end_list() { close<checked>(']'); }
+  template <bool checked = true>
+  void empty_list(const Key& key) { out.commit(put(member(out.reserve_more<checked>(0), key), "[]")); }
+  template <bool checked = true>
+  void item(std::string_view text, bool verbatim = false) { write(next(out.reserve_more<checked>(text.size())), text, verbatim); }
+  template <bool checked = true>
   void begin_item() {
-    char* at = next(out.reserve_more(0));
+    char* at = next(out.reserve_more<checked>(0));
     if (lines_[depth_]) inline_from_ = depth_ + 1;
     open(at, '{');
   }
+  template <bool checked = true>
   void end_item() {
-    close('}');
+    close<checked>('}');
     if (depth_ < inline_from_) inline_from_ = max_depth;
   }
   /// Bytes that members of the current object printed before, from the same state.
@@ -223,8 +242,9 @@ private:
     first_[++depth_] = true;
     out.commit(put(at, c));
   }
+  template <bool checked = true>
   void close(char c) {
-    char* at = out.reserve_more(0);
+    char* at = out.reserve_more<checked>(0);
     std::size_t depth = depth_--;
     if (!first_[depth] && depth < inline_from_) at = line_break(at, false, 2 * depth);
     out.commit(put(at, c));
@@ -244,23 +264,28 @@ public:
     out.commit(printing::quoted_as_is(at, version));  // the schema's own version: nothing to escape
   }
   void end_document() { out.commit(put(out.reserve_more(0), '\n')); }
+  template <bool checked = true>
   void string(const Key& key, std::string_view text, bool verbatim = false) {
-    char* at = put(member(out.reserve_more(text.size()), key), ": ");
+    char* at = put(member(out.reserve_more<checked>(text.size()), key), ": ");
     write(at, text, verbatim);
   }
+  template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
-    char* at = put(member(out.reserve_more(text.size()), key), ": ");
-    out.commit(put(at, text));
+    char* at = put(member(out.reserve_more<checked>(text.size()), key), ": ");
+    out.commit(printing::put_padded<plain_room>(at, text.data(), text.size()));
   }
+  template <bool checked = true>
   void begin_object(const Key& key) {
     std::size_t column = stack_[depth_].column + 2;
-    out.commit(put(member(out.reserve_more(0), key), ':'));
+    out.commit(put(member(out.reserve_more<checked>(0), key), ':'));
     stack_[++depth_] = {Kind::map, column, 0, false};
   }
+  template <bool checked = true>
   void end_object() { --depth_; }
+  template <bool checked = true>
   void begin_list(const Key& key, const Key&, ListStyle style) {
     std::size_t column = stack_[depth_].column + 2;
-    char* at = member(out.reserve_more(0), key);
+    char* at = member(out.reserve_more<checked>(0), key);
     if (style == ListStyle::scalars) {
       out.commit(put(at, ": ["));
       stack_[++depth_] = {Kind::flow, column, 0, false};
@@ -269,10 +294,11 @@ public:
       stack_[++depth_] = {Kind::block, column, 0, false};
     }
   }
+  template <bool checked = true>
   void end_list() {
     // An empty list counts as one of scalars: yaml-cpp then wrote it in flow style.
     Frame f = stack_[depth_--];
-    char* at = out.reserve_more(0);
+    char* at = out.reserve_more<checked>(0);
     if (f.kind == Kind::flow) {
       at = put(at, ']');
     } else if (f.count == 0) {
@@ -280,18 +306,24 @@ public:
     }
     out.commit(at);
   }
+  /// "[]" in flow style, for scalars and records alike (as end_list writes it).
+  template <bool checked = true>
+  void empty_list(const Key& key) { out.commit(put(member(out.reserve_more<checked>(0), key), ": []")); }
+  template <bool checked = true>
   void item(std::string_view text, bool verbatim = false) {
-    char* at = out.reserve_more(text.size());
+    char* at = out.reserve_more<checked>(text.size());
     if (stack_[depth_].count++ > 0) at = put(at, ", ");
     write(at, text, verbatim);
   }
+  template <bool checked = true>
   void begin_item() {
     Frame& f = stack_[depth_];
     ++f.count;
     std::size_t column = f.column;
-    out.commit(put(line_break(out.reserve_more(0), false, column), "- "));
+    out.commit(put(line_break(out.reserve_more<checked>(0), false, column), "- "));
     stack_[++depth_] = {Kind::map, column + 2, 0, true};
   }
+  template <bool checked = true>
   void end_item() { --depth_; }
   /// Bytes that `members` members of the current map printed before, from the same state.
   void replay(std::string_view bytes, std::size_t members) {
@@ -343,40 +375,63 @@ public:
     stack_[0] = {&root, nullptr, true};
   }
   void end_document() { out.commit(put(out.reserve_more(0), stack_[0].name->xml_close)); }
+  template <bool checked = true>
   void string(const Key& key, std::string_view text, bool verbatim = false) {
-    char* at = put(child(out.reserve_more(text.size())), key.xml_open);
+    char* at = put(child(out.reserve_more<checked>(text.size())), key.xml_open);
     if (verbatim) {
       at = printing::put_text(at, text);
     } else {
       out.commit(at);
       escaped(text);
-      at = out.reserve_more(0);
+      at = out.reserve_more<checked>(0);
     }
     out.commit(close_tag(at, key));
   }
+  template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
-    char* at = put(child(out.reserve_more(text.size())), key.xml_open);
-    out.commit(close_tag(put(at, text), key));
+    char* at = put(child(out.reserve_more<checked>(text.size())), key.xml_open);
+    out.commit(close_tag(printing::put_padded<plain_room>(at, text.data(), text.size()), key));
   }
-  void begin_object(const Key& key) { begin(key, nullptr); }
-  void end_object() { end(); }
+  template <bool checked = true>
+  void begin_object(const Key& key) { begin<checked>(key, nullptr); }
+  template <bool checked = true>
+  void end_object() { end<checked>(); }
+  template <bool checked = true>
   void begin_list(const Key& key, const Key& singular, ListStyle style) {
-    begin(key, &singular);
+    begin<checked>(key, &singular);
     stack_[depth_].lines = style == ListStyle::lines;
     if (style == ListStyle::streamed) {
-      out.commit(put(out.reserve_more(0), ">\n"));
+      out.commit(put(out.reserve_more<checked>(0), ">\n"));
       stack_[depth_].has_children = true;
     }
   }
-  void end_list() { end(); }
-  void item(std::string_view text, bool verbatim = false) { string(*stack_[depth_].singular, text, verbatim); }
+  template <bool checked = true>
+  void end_list() { end<checked>(); }
+  /// An element without children, as end() closes one (never a streamed list, whose
+  /// start tag is written whole).
+  template <bool checked = true>
+  void empty_list(const Key& key) {
+    char* at = start_tag(child(out.reserve_more<checked>(0)), key);
+    std::size_t depth = depth_ + 1;
+    if (depth < inline_from_) {
+      at = put(at, " />\n");
+    } else {
+      at = put(at, "/>");
+      if (depth == inline_from_) at = put(at, '\n');
+    }
+    out.commit(at);
+  }
+  template <bool checked = true>
+  void item(std::string_view text, bool verbatim = false) { string<checked>(*stack_[depth_].singular, text, verbatim); }
+  template <bool checked = true>
   void begin_item() {
     bool lines = stack_[depth_].lines;
-    begin(*stack_[depth_].singular, nullptr);
+    begin<checked>(*stack_[depth_].singular, nullptr);
     if (lines) inline_from_ = depth_;
   }
+  template <bool checked = true>
   void end_item() {
-    end();
+    end<checked>();
     if (depth_ < inline_from_) inline_from_ = max_depth;
   }
   /// Bytes that children of the current element printed before, from the same state.
@@ -419,14 +474,16 @@ private:
     }
     return on_record_line ? at : printing::spaces(at, 2 * (depth + 1));
   }
+  template <bool checked = true>
   void begin(const Key& name, const Key* singular) {
-    out.commit(start_tag(child(out.reserve_more(0)), name));
+    out.commit(start_tag(child(out.reserve_more<checked>(0)), name));
     stack_[++depth_] = {&name, singular, false};
   }
+  template <bool checked = true>
   void end() {
     std::size_t depth = depth_--;
     const Frame& f = stack_[depth];
-    char* at = out.reserve_more(0);
+    char* at = out.reserve_more<checked>(0);
     if (depth < inline_from_) {
       if (!f.has_children) return out.commit(put(at, " />\n"));
       at = printing::spaces(at, 2 * depth);
@@ -471,12 +528,99 @@ private:
 
 // ---- the layout -------------------------------------------------------------------------
 
+/// Members that consecutive records print alike (see rule()): the shared texts they
+/// were printed from, kept so that an address cannot become another text's, the depth,
+/// and each file's bytes (yaml, xml, json).
+template <std::size_t N>
+struct FieldRun {
+  std::array<extract::SharedText, N> texts;
+  std::uint64_t number = 0;       ///< a member that is no text (the source's revision)
+  std::size_t depth = max_depth;  ///< none printed yet
+  std::string bytes[3];
+};
+
+// What the events of a record may write at most in any one file, added up by running
+// the layout on this instead of the printers (see in_room): twice Sink::slack an event
+// and six bytes a text byte, so that a reservation an event still makes for itself
+// (an escaped text's, a field run's) always fits in what is left and never moves the
+// record to another window.
+struct Measure {
+  FieldRun<5>& structure_run;
+  FieldRun<2>& source_run;
+  std::size_t bytes = 0;
+
+  static constexpr std::size_t event = 2 * Sink::slack;
+  void string(const Key&, std::string_view text) { bytes += event + 6 * text.size(); }
+  void plain(const Key&, std::string_view) { bytes += event; }
+  void begin_object(const Key&) { bytes += event; }
+  void end_object() { bytes += event; }
+  void begin_list(const Key&, const Key&, ListStyle) { bytes += event; }
+  void end_list() { bytes += event; }
+  void empty_list(const Key&) { bytes += event; }
+  void item(std::string_view text) { bytes += event + 6 * text.size(); }
+  void begin_item() { bytes += event; }
+  void end_item() { bytes += event; }
+  /// Printers::repeated's own reservation, and its members.
+  template <std::size_t N, class Print>
+  void repeated(FieldRun<N>&, const std::array<const extract::SharedText*, N>& texts, std::uint64_t,
+                std::size_t members, Print print) {
+    bytes += Sink::slack + (members + 2) * 2 * Sink::slack;
+    for (const extract::SharedText* t : texts) bytes += 6 * t->size();
+    print();
+  }
+};
+
+// A number's room, without printing it.
+template <class T>
+void number_field(Measure& out, const Key& key, T) {
+  out.plain(key, {});
+}
+
+/// The printers' events without their checks for room: for a record that in_room
+/// reserved room for as a whole.
+template <class Out>
+struct Unchecked {
+  Out& out;
+  FieldRun<5>& structure_run;
+  FieldRun<2>& source_run;
+
+  void string(const Key& key, std::string_view text) { out.template string<false>(key, text); }
+  void plain(const Key& key, std::string_view text) { out.template plain<false>(key, text); }
+  void begin_object(const Key& key) { out.template begin_object<false>(key); }
+  void end_object() { out.template end_object<false>(); }
+  void begin_list(const Key& key, const Key& singular, ListStyle style) {
+    out.template begin_list<false>(key, singular, style);
+  }
+  void end_list() { out.template end_list<false>(); }
+  void empty_list(const Key& key) { out.template empty_list<false>(key); }
+  void item(std::string_view text) { out.template item<false>(text); }
+  void begin_item() { out.template begin_item<false>(); }
+  void end_item() { out.template end_item<false>(); }
+  template <std::size_t N, class Print>
+  void repeated(FieldRun<N>& run, const std::array<const extract::SharedText*, N>& texts, std::uint64_t number,
+                std::size_t members, Print print) {
+    out.repeated(run, texts, number, members, print);
+  }
+};
+
+/// Writes one record through `write` (the layout, called with any Out) with one
+/// reservation a file: a rule has some seventy events, and each checked its file's room
+/// before writing.
+template <class Out, class Write>
+void in_room(Out& out, Write write) {
+  Measure measure{out.structure_run, out.source_run};
+  write(measure);
+  out.room(measure.bytes);
+  Unchecked<Out> unchecked{out, out.structure_run, out.source_run};
+  write(unchecked);
+}
+
 // Numbers print the same in every format, as nlohmann printed them: integers in full,
 // floating-point values by nlohmann's own shortest round-trip formatter ("2.0", "0.5"),
 // which the documents have always used (a different formatter could pick other digits;
 // it is nlohmann's detail::to_chars, so emit_test compares with dump() to notice a change).
 struct Number {
-  char buf[64];
+  char buf[64];  // at least plain_room
   std::size_t size = 0;
   explicit Number(std::uint64_t v) { size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf; }
   explicit Number(std::int64_t v) { size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf; }
@@ -486,24 +630,47 @@ struct Number {
       std::char_traits<char>::copy(buf, "null", 4);
       return;
     }
+    // An integral value below 10^15 (what nlohmann's format writes without an
+    // exponent; every one is exact in a double) prints as its digits and ".0", the
+    // shortest text that reads back as it: most points values are such, and the
+    // shortest-digit search costs ten times the integer's printing.
+    if (v > -1e15 && v < 1e15) {
+      auto whole = static_cast<std::int64_t>(v);
+      if (static_cast<double>(whole) == v && (whole != 0 || !std::signbit(v))) {
+        size = std::to_chars(buf, buf + 24, whole).ptr - buf;  // 20 digits and a sign at most
+        buf[size++] = '.';
+        buf[size++] = '0';
+        return;
+      }
+    }
     size = nlohmann::detail::to_chars(buf, buf + sizeof buf, v) - buf;
   }
   std::string_view text() const { return {buf, size}; }
 };
+static_assert(sizeof(Number::buf) >= plain_room);
 
-template <class Out>
-void unsigned_field(Out& out, const Key& key, std::uint64_t v) {
+template <class Out, class T>
+void number_field(Out& out, const Key& key, T v) {
   out.plain(key, Number(v).text());
 }
 
 template <class Out>
+void unsigned_field(Out& out, const Key& key, std::uint64_t v) {
+  number_field(out, key, v);
+}
+
+// "true" and "false" padded to plain_room.
+constexpr char true_text[plain_room] = "true", false_text[plain_room] = "false";
+
+template <class Out>
 void boolean_field(Out& out, const Key& key, bool v) {
-  out.plain(key, v ? "true" : "false");
+  out.plain(key, v ? std::string_view(true_text, 4) : std::string_view(false_text, 5));
 }
 
 template <class Out>
 void string_list(Out& out, const Key& key, const Key& singular,
                  const std::vector<std::string>& items) {
+  if (items.empty()) return out.empty_list(key);
   out.begin_list(key, singular, ListStyle::scalars);
   for (const auto& s : items) out.item(s);
   out.end_list();
@@ -525,6 +692,7 @@ void variants(Out& out, const Key& key, const extract::Variants& v) {
 // Texts each under a condition relative to the rule: its notes, its text's parts.
 template <class Out, class Item>
 void conditioned_texts(Out& out, const Key& key, const Key& singular, const std::vector<Item>& list) {
+  if (list.empty()) return out.empty_list(key);
   out.begin_list(key, singular, ListStyle::records);
   for (const auto& p : list) {
     out.begin_item();
@@ -548,15 +716,16 @@ void points(Out& out, const extract::Rule& r) {
     out.string("points"_key, "unparsed");
     return;
   }
+  if (r.points.empty()) return out.empty_list("points"_key);
   out.begin_list("points"_key, "entry"_key, ListStyle::records);
   for (const auto& e : r.points) {
     const extract::Points& p = e.points;
     out.begin_item();
     out.string("op"_key, extract::to_string(p.op));
     // A named quantity has no value, unless it is subtracted: then value -1 is its factor.
-    if (p.quantity.empty() || p.value < 0) out.plain("value"_key, Number(p.value).text());
+    if (p.quantity.empty() || p.value < 0) number_field(out, "value"_key, p.value);
     if (!p.quantity.empty()) out.string("quantity"_key, p.quantity);
-    if (p.op == extract::PointsOp::fraction) out.plain("denominator"_key, Number(p.denominator).text());
+    if (p.op == extract::PointsOp::fraction) number_field(out, "denominator"_key, p.denominator);
     if (!p.basis.empty()) out.string("basis"_key, p.basis);
     if (!p.per.empty()) out.string("per"_key, p.per);
     if (!p.rounding.empty()) out.string("rounding"_key, p.rounding);
@@ -607,10 +776,21 @@ void rule(Out& out, const extract::Rule& r) {
   });
   unsigned_field(out, "line"_key, s.line);
   unsigned_field(out, "column"_key, s.column);
-  if (s.offset >= 0) out.plain("offset"_key, Number(s.offset).text());
+  if (s.offset >= 0) number_field(out, "offset"_key, s.offset);
   out.string("origin"_key, s.origin);
   string_list(out, "chain"_key, "template"_key, s.chain);
   out.end_object();
+  out.end_item();
+}
+
+template <class Out>
+void non_rule(Out& out, const extract::NonRule& n) {
+  out.begin_item();
+  out.string("reason"_key, n.reason);
+  out.string("text"_key, n.text);
+  unsigned_field(out, "line"_key, n.line);
+  unsigned_field(out, "column"_key, n.column);
+  unsigned_field(out, "scoring-cells"_key, n.scoring_cells);
   out.end_item();
 }
 
@@ -646,18 +826,10 @@ void write_page(Out& out, const extract::PageRules& p) {
   out.end_list();
   out.end_object();
   out.begin_list("rules"_key, "rule"_key, ListStyle::lines);
-  for (const auto& r : p.rules) rule(out, r);
+  for (const auto& r : p.rules) in_room(out, [&](auto& o) { rule(o, r); });
   out.end_list();
   out.begin_list("non-rules"_key, "non-rule"_key, ListStyle::lines);
-  for (const auto& n : p.non_rules) {
-    out.begin_item();
-    out.string("reason"_key, n.reason);
-    out.string("text"_key, n.text);
-    unsigned_field(out, "line"_key, n.line);
-    unsigned_field(out, "column"_key, n.column);
-    unsigned_field(out, "scoring-cells"_key, n.scoring_cells);
-    out.end_item();
-  }
+  for (const auto& n : p.non_rules) in_room(out, [&](auto& o) { non_rule(o, n); });
   out.end_list();
   out.end_item();
 }
@@ -686,20 +858,16 @@ struct RulesWriter::Printers {
   XmlPrinter xml;
   JsonPrinter json;
 
-  /// Members that consecutive records print alike (see rule()): the shared texts they
-  /// were printed from, kept so that an address cannot become another text's, the depth,
-  /// and each file's bytes (yaml, xml, json).
-  template <std::size_t N>
-  struct FieldRun {
-    std::array<extract::SharedText, N> texts;
-    std::uint64_t number = 0;       ///< a member that is no text (the source's revision)
-    std::size_t depth = max_depth;  ///< none printed yet
-    std::string bytes[3];
-  };
   FieldRun<5> structure_run;
   FieldRun<2> source_run;
 
   void forget_runs() { structure_run.depth = source_run.depth = max_depth; }
+  /// Room for `bytes` in each file (see in_room).
+  void room(std::size_t bytes) {
+    yaml.out.reserve(bytes);
+    xml.out.reserve(bytes);
+    json.out.reserve(bytes);
+  }
 
   /// Prints `members` members through `print`, or, when `texts` are the very strings
   /// and `number` the number the run was last printed from at this depth, copies the
@@ -741,52 +909,67 @@ struct RulesWriter::Printers {
     xml.end_document();
     json.end_document();
   }
+  template <bool checked = true>
   void string(const Key& key, std::string_view text) {
     bool verbatim = verbatim_everywhere(text);
-    yaml.string(key, text, verbatim);
-    xml.string(key, text, verbatim);
-    json.string(key, text, verbatim);
+    yaml.string<checked>(key, text, verbatim);
+    xml.string<checked>(key, text, verbatim);
+    json.string<checked>(key, text, verbatim);
   }
+  template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
-    yaml.plain(key, text);
-    xml.plain(key, text);
-    json.plain(key, text);
+    yaml.plain<checked>(key, text);
+    xml.plain<checked>(key, text);
+    json.plain<checked>(key, text);
   }
+  template <bool checked = true>
   void begin_object(const Key& key) {
-    yaml.begin_object(key);
-    xml.begin_object(key);
-    json.begin_object(key);
+    yaml.begin_object<checked>(key);
+    xml.begin_object<checked>(key);
+    json.begin_object<checked>(key);
   }
+  template <bool checked = true>
   void end_object() {
-    yaml.end_object();
-    xml.end_object();
-    json.end_object();
+    yaml.end_object<checked>();
+    xml.end_object<checked>();
+    json.end_object<checked>();
   }
+  template <bool checked = true>
   void begin_list(const Key& key, const Key& singular, ListStyle style) {
-    yaml.begin_list(key, singular, style);
-    xml.begin_list(key, singular, style);
-    json.begin_list(key, singular, style);
+    yaml.begin_list<checked>(key, singular, style);
+    xml.begin_list<checked>(key, singular, style);
+    json.begin_list<checked>(key, singular, style);
   }
+  template <bool checked = true>
   void end_list() {
-    yaml.end_list();
-    xml.end_list();
-    json.end_list();
+    yaml.end_list<checked>();
+    xml.end_list<checked>();
+    json.end_list<checked>();
   }
+  template <bool checked = true>
+  void empty_list(const Key& key) {
+    yaml.empty_list<checked>(key);
+    xml.empty_list<checked>(key);
+    json.empty_list<checked>(key);
+  }
+  template <bool checked = true>
   void item(std::string_view text) {
     bool verbatim = verbatim_everywhere(text);
-    yaml.item(text, verbatim);
-    xml.item(text, verbatim);
-    json.item(text, verbatim);
+    yaml.item<checked>(text, verbatim);
+    xml.item<checked>(text, verbatim);
+    json.item<checked>(text, verbatim);
   }
+  template <bool checked = true>
   void begin_item() {
-    yaml.begin_item();
-    xml.begin_item();
-    json.begin_item();
+    yaml.begin_item<checked>();
+    xml.begin_item<checked>();
+    json.begin_item<checked>();
   }
+  template <bool checked = true>
   void end_item() {
-    yaml.end_item();
-    xml.end_item();
-    json.end_item();
+    yaml.end_item<checked>();
+    xml.end_item<checked>();
+    json.end_item<checked>();
   }
 };
 

@@ -17,6 +17,7 @@
 #include "cli/pipeline.hpp"
 #include "emit/manifest.hpp"
 #include "emit/rules_writer.hpp"
+#include "support/output.hpp"
 #include "expand/expander.hpp"
 #include "ingest/input.hpp"
 #include "util/run.hpp"
@@ -509,6 +510,30 @@ TEST_CASE("numbers print as nlohmann prints them, a non-finite one as null") {
   CHECK(db.render().yaml.find("value: null\n") != std::string::npos);
 }
 
+TEST_CASE("integral numbers print as nlohmann's shortest form, up to where it takes an exponent") {
+  // The writer prints a whole number below 10^15 as an integer and ".0" itself; the
+  // values around that bound, zero of either sign and fractions go to nlohmann's form.
+  const std::vector<double> values = {0.0, -0.0, 1, -1, 2, 10, 100, 1000, 123456789, -987654321, 1e14,
+                                      999999999999999.0, -999999999999999.0, 1e15, -1e15, 1e15 + 1, 1e16,
+                                      9007199254740992.0, 0.5, -0.5, 2.5, 1e-5, 4503599627370495.5};
+  auto db = database(hostile_strings(), 0);
+  auto page = page_from(hostile_strings(), 3);
+  extract::PointsEntry entry = page.rules[0].points[0];
+  page.rules[0].points.clear();
+  for (double v : values) {
+    entry.points.value = v;
+    page.rules[0].points.push_back(entry);
+  }
+  page.rules[1].points_unparsed = false;  // and a rule without points: an empty list
+  db.add(page);
+  check_same(db, true);
+  auto json = db.render().json;
+  CHECK(json.find("\"value\":999999999999999.0,") != std::string::npos);
+  CHECK(json.find("\"value\":-0.0,") != std::string::npos);
+  CHECK(json.find("\"value\":1e+15,") != std::string::npos);
+  CHECK(json.find("\"points\":[]") != std::string::npos);
+}
+
 TEST_CASE("ill-formed UTF-8 prints as the libraries print it") {
   auto pool = ill_formed_strings();
   auto more = hostile_strings();
@@ -629,6 +654,52 @@ TEST_CASE("the writer streams the same bytes as the whole database") {
   CHECK(x.str() == files.xml);
   CHECK(j.str() == files.json);
   CHECK(w.totals().text() == db.summary());
+}
+
+// An output lending windows of exactly the size asked for, each followed by guard
+// bytes: a printer writing past the room it reserved changes them.
+class GuardedOutput final : public support::OutputWindow {
+public:
+  std::span<char> window(std::size_t n) override {
+    buffer_.assign(n + guard, marker);
+    return {buffer_.data(), n};
+  }
+  void advance(std::size_t n) override {
+    CHECK(n + guard <= buffer_.size());
+    CHECK(std::all_of(buffer_.end() - guard, buffer_.end(), [](char c) { return c == marker; }));
+    text.append(buffer_.data(), n);
+  }
+  std::string text;
+
+private:
+  static constexpr std::size_t guard = 4096;
+  static constexpr char marker = '\x5a';
+  std::vector<char> buffer_;
+};
+
+TEST_CASE("records written on one reservation each stay inside their files' windows") {
+  // The writer reserves room for a whole rule or non-rule at once and writes its fields
+  // without checking; records of many sizes end up at many distances from a window's
+  // end (the long hostile text makes some records larger than a window).
+  auto db = database(hostile_strings(), 60);
+  std::vector<std::string> short_pool = {"a", "bb", "x & y", "caf\xc3\xa9", std::string(300, 'r'), "\"q\""};
+  // Each page starts a new window: these are several windows long.
+  for (std::size_t k = 0; k < 6; ++k) {
+    auto page = page_from(short_pool, k);
+    for (std::size_t i = 0; i < 2000; ++i)
+      page.non_rules.push_back({"legend", std::string((k * 37 + i * 11) % 301, 'n'), 4, 9, i});
+    db.add(page);
+  }
+  GuardedOutput y, x, j;
+  {
+    emit::RulesWriter w(y, x, j, db.header);
+    for (const auto& p : db.pages()) w.page(p);
+    w.finish();
+  }
+  auto files = db.render();
+  CHECK(y.text == files.yaml);
+  CHECK(x.text == files.xml);
+  CHECK(j.text == files.json);
 }
 
 TEST_CASE("U+FFFE and U+FFFF, valid UTF-8 but not XML characters, keep rules.xml well-formed") {

@@ -215,3 +215,27 @@ TEST_CASE("the selector memo table finds what it holds, tells colliding keys apa
   REQUIRE(find(1000) != nullptr);
   CHECK(find(1000)->value == "last");
 }
+
+TEST_CASE("class and data-dynamic-selector are found in any letter case, and only those names") {
+  // Names are compared eight bytes at a time (the longer one in overlapping words): a
+  // difference in the first, a middle or the last byte, or in length, is another name.
+  const std::string text =
+      "<span CLASS=\"showC1\">a</span><span clasS=\"showC2\">b</span><span claSs=\"showInns\">c</span>"
+      "<span classx=\"showC1\">d</span><span clas=\"showC1\">e</span><span xlass=\"showC1\">f</span>"
+      "<div Data-Dynamic-SELECTOR=\"['OR','showInns','showWells']\">g</div>"
+      "<div data-dynamic-selectos=\"['OR','showInns','showWells']\">h</div>"
+      "<div data-dynamic_selector=\"['OR','showInns','showWells']\">i</div>"
+      "<div eata-dynamic-selector=\"['OR','showInns','showWells']\">j</div>\n";
+  DiagnosticSink sink;
+  wikic::parse::Document doc = wikic::parse::parse_document(text, sink, {});
+  TreeConditions c = tree_conditions(doc, "f", sink, Vocabulary::builtin());
+  std::vector<std::string> own;
+  for (wikic::parse::NodeId id = 0; id < doc.size(); ++id)
+    if (doc.node(id).kind == wikic::parse::NodeKind::Element) own.push_back(to_string(c.own[id]));
+  REQUIRE(own.size() == 10);
+  CHECK(own[0] == "C1");
+  CHECK(own[1] == "C2");
+  CHECK(own[2] == "Inns");
+  for (std::size_t i : {3, 4, 5, 7, 8, 9}) CHECK(own[i] == "true");
+  CHECK(own[6] == "Inns | Wells");
+}

@@ -4,6 +4,7 @@
 #include "extract/points.hpp"
 
 #include <cctype>
+#include <cstring>
 #include <stdexcept>
 #include <yaml-cpp/yaml.h>
 
@@ -80,6 +81,22 @@ SharedText interned(std::string_view s) {
   return table.insert(h, SharedText(s));
 }
 
+// text.rfind("point"), found by memrchr's 'p' (string_view::rfind compared the word at
+// every byte from the end).
+std::size_t last_point_in(std::string_view text) {
+  if (text.size() < 5) return std::string_view::npos;
+  const char* data = text.data();
+  std::size_t searched = text.size() - 4;  // a "point" may start at [0, size - 5]
+  while (searched > 0) {
+    const void* hit = memrchr(data, 'p', searched);
+    if (!hit) break;
+    const auto at = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+    if (std::memcmp(data + at + 1, "oint", 4) == 0) return at;
+    searched = at;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 std::vector<Points> find_points(std::string_view text, const PointBases& bases) {
@@ -91,7 +108,7 @@ std::vector<Points> find_points(std::string_view text, const PointBases& bases) 
 void find_points(std::string_view text, std::vector<Points>& out, const PointBases& bases) {
   // Every form of the grammar holds the word "point" (points_expression: the unit), so
   // no expression starts after its last occurrence: the scan stops there.
-  std::size_t last_point = text.rfind("point");
+  std::size_t last_point = last_point_in(text);
   if (last_point == std::string_view::npos) return;
   const char* begin = text.data();
   const char* end = begin + text.size();
@@ -114,7 +131,8 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
       bool parsed = grammar::parse_points(it, end, e);
       bool known = true;
       if (parsed && !e.basis.empty()) {
-        std::string key = e.basis_form + ":";
+        std::string key(e.basis_form);
+        key += ':';
         for (char ch : e.basis) key += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         auto found = bases.find(key);
         known = found != bases.end();
@@ -136,8 +154,10 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
         // As written, with each run of whitespace one space: the runs of a cell meet as
         // they were written ("2 points / " and " where …"), and a line break is one too.
         bool tidy = true;
+        // (A byte above ' ' is none of them: one comparison passes the letters.)
         for (const char* q = p; q < it && tidy; ++q)
-          tidy = !(*q == '\t' || *q == '\n' || *q == '\r' || (*q == ' ' && q + 1 < it && q[1] == ' '));
+          tidy = static_cast<unsigned char>(*q) > ' ' ||
+                 !(*q == '\t' || *q == '\n' || *q == '\r' || (*q == ' ' && q + 1 < it && q[1] == ' '));
         std::string_view written;
         std::string tidied;
         if (tidy) {

@@ -196,12 +196,55 @@ bool is_name(std::string_view name, const char (&tag)[N]) {
   return true;
 }
 
+/// Room for a text whose length is bounded before it is written (variants()' readings:
+/// cleaning never lengthens its pieces), written in place: std::string's append checked
+/// its capacity and called out for every piece, and most pieces are a word or two.
+class TextBuffer {
+public:
+  /// Empties the buffer and makes room for `room` bytes.
+  void start(std::size_t room) {
+    size_ = 0;
+    if (room > capacity_) grow(room);
+  }
+  void clear() { size_ = 0; }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  char operator[](std::size_t i) const { return data_[i]; }
+  char back() const { return data_[size_ - 1]; }
+  void pop_back() { --size_; }
+  void erase(std::size_t from) { size_ = from; }
+  TextBuffer& operator+=(char c) {
+    if (size_ == capacity_) grow(size_ + 1);  // never, as start() is used; kept safe
+    data_[size_++] = c;
+    return *this;
+  }
+  void append(const char* p, std::size_t n) {
+    if (capacity_ - size_ < n) grow(size_ + n);
+    std::memcpy(data_.get() + size_, p, n);
+    size_ += n;
+  }
+  void append(std::string_view s) { append(s.data(), s.size()); }
+  std::string_view view() const { return {data_.get(), size_}; }
+
+private:
+  void grow(std::size_t room) {
+    room = std::max(room, 2 * capacity_);
+    auto bigger = std::make_unique_for_overwrite<char[]>(room);
+    if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_);
+    data_ = std::move(bigger);
+    capacity_ = room;
+  }
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0, capacity_ = 0;
+};
+
 /// Builds clean() text from pieces: whitespace collapsed to single spaces, trimmed, and
 /// a dangling trigger arrow dropped. Appends whole runs of non-space bytes at once (rule
-/// texts are megabytes per page).
-class Cleaner {
+/// texts are megabytes per page). `Out` is a std::string or a TextBuffer.
+template <class Out>
+class BasicCleaner {
 public:
-  explicit Cleaner(std::string& out) : out_(out) { out_.clear(); }
+  explicit BasicCleaner(Out& out) : out_(out) { out_.clear(); }
   void append(std::string_view s) {
     // Most pieces are short (a space between two spans, a line break, a word of one
     // edition): those are cleaned here byte by byte, the rest in append_long.
@@ -355,9 +398,10 @@ public:
   }
 
 private:
-  std::string& out_;
+  Out& out_;
   bool space_ = false;
 };
+using Cleaner = BasicCleaner<std::string>;
 
 std::string clean(std::string_view s) {
   std::string out;
@@ -807,7 +851,7 @@ private:
   std::vector<NodeId> projection_chain_;
   std::string points_text_;
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
-  mutable std::array<std::string, 3> variant_buffers_;  ///< variants()' readings by edition
+  mutable std::array<TextBuffer, 3> variant_buffers_;  ///< variants()' readings by edition
   /// The page's texts, each once (a node per text in a map would cost the allocation
   /// that sharing spares), unbounded: the table lives as long as the page. `shared()`
   /// finds or adds one.
@@ -1920,10 +1964,10 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   for (const Run& r : runs) total += r.text.size();
   // As select::text_variants, an edition's runs cleaned as they are gathered (Cleaner
   // reads a text in pieces exactly as in one). The cleaned text is never longer than
-  // its pieces, so one reservation spares the string its growth.
-  auto reading = [&](select::Edition e, std::string& text) {
-    text.reserve(total);
-    Cleaner c(text);
+  // its pieces, so room for those is made once and the pieces are copied in place.
+  auto reading = [&](select::Edition e, TextBuffer& text) {
+    text.start(total);
+    BasicCleaner<TextBuffer> c(text);
     const unsigned bit = edition_bit(e);
     for (const Run& r : runs)
       if (r.shown & bit) c.append(r.text);
@@ -1935,7 +1979,7 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
     // the uncleaned pieces, the record's own string was an allocation even for the many
     // texts that clean to a few words or none (blanks around a note, a part's arrow).
     reading(select::Edition::C2, variant_buffers_[1]);
-    out.text = shared(variant_buffers_[1]);
+    out.text = shared(variant_buffers_[1].view());
     out.uniform = true;
     return out;
   }
@@ -1944,7 +1988,7 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   // to no edition, an edition span around a blank). An edition that shows the runs an
   // edition before it shows reads as that one and is not cleaned again.
   constexpr select::Edition editions[3] = {select::Edition::C1, select::Edition::C2, select::Edition::WE};
-  const std::string* text_of[3];
+  std::string_view text_of[3];
   for (std::size_t k = 0; k < 3; ++k) {
     const unsigned bit = edition_bit(editions[k]);
     std::size_t j = 0;
@@ -1956,17 +2000,17 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
       text_of[k] = text_of[j];
     } else {
       reading(editions[k], variant_buffers_[k]);
-      text_of[k] = &variant_buffers_[k];
+      text_of[k] = variant_buffers_[k].view();
     }
   }
-  out.uniform = *text_of[0] == *text_of[1] && *text_of[1] == *text_of[2];
+  out.uniform = text_of[0] == text_of[1] && text_of[1] == text_of[2];
   if (out.uniform) {
-    out.text = shared(*text_of[1]);
+    out.text = shared(text_of[1]);
     return out;
   }
-  out.c1 = shared(*text_of[0]);
-  out.c2 = shared(*text_of[1]);
-  out.we = shared(*text_of[2]);
+  out.c1 = shared(text_of[0]);
+  out.c2 = shared(text_of[1]);
+  out.we = shared(text_of[2]);
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
   return out;
 }

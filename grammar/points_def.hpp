@@ -81,9 +81,12 @@ const auto signed_amount =
      x3::raw[x3::lit('#') >> +(~x3::char_(")"))][set_quantity][set_op("add")]) >>
     blank >> x3::lit(')');
 const auto multiplied = times >> blank >> number[set_value][set_op("multiply")];
-const auto fraction = number[set_value] >> x3::lit('/') >> number[set_denominator][set_op("fraction")];
-const auto fixed = number[set_value][set_op("fixed")];
-const auto amount = signed_amount | multiplied | fraction | fixed;
+// A fraction ("1/2") or a fixed amount ("16"): the number is read once, and a fraction
+// is a fixed amount with a denominator after it (as `fraction | fixed` would read it,
+// with the number read again when no denominator follows).
+const auto fraction_or_fixed =
+    number[set_value][set_op("fixed")] >> -(x3::lit('/') >> number[set_denominator][set_op("fraction")]);
+const auto amount = signed_amount | multiplied | fraction_or_fixed;
 const auto unit = x3::lit("points") | x3::lit("point");
 // "1/2 primary points": one word between the amount and "points" names the score the
 // amount is taken from. Tried after the plain unit, so "2 points" never sets a basis.

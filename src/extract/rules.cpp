@@ -620,6 +620,21 @@ void add_once(std::vector<std::string>& list, const std::string& ref) {
   if (std::find(list.begin(), list.end(), ref) == list.end()) list.push_back(ref);
 }
 
+/// A hash of a cell's or a note's text for the page's memos of repeats, from its length
+/// and three samples (its start, middle and end): a cell is hundreds of bytes, every row
+/// asks, and a third of the rows repeat one; hashing every byte cost a third of what the
+/// repeats spare. A candidate's text is compared whole.
+std::uint64_t sampled_hash(std::string_view text) {
+  if (text.size() < 32) return text_hash(text);
+  std::uint64_t head, middle, tail, end;
+  std::memcpy(&head, text.data(), 8);
+  std::memcpy(&middle, text.data() + text.size() / 2 - 4, 8);
+  std::memcpy(&tail, text.data() + text.size() - 16, 8);
+  std::memcpy(&end, text.data() + text.size() - 8, 8);
+  return select::mix64((head ^ text.size()) * 0x9E3779B97F4A7C15ull + (middle ^ (tail * 0xC2B2AE3D27D4EB4Full)) +
+                       select::mix64(end));
+}
+
 /// Whether `s` holds only whitespace and trigger arrows ("→", E2 86 92).
 bool blank_or_arrow(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -863,6 +878,15 @@ private:
   /// CellText by cell text, for the page: description and rules cells apart (a rules
   /// cell's lists are notes, a description's are text).
   select::ProbeTable<CellText> description_cells_{SIZE_MAX}, rules_cells_{SIZE_MAX};
+  /// A note (a list item of a rules cell) as notes_of() read it, by its text and
+  /// condition, for the page.
+  struct KnownNote {
+    NodeId item = kNoNode;  ///< the first item with this text, whose tree a repeat must match
+    select::Condition condition;  ///< the item's, kept alive so that its identity names no other
+    Note note;
+    bool has_text = false;  ///< false: the note was dropped for having no text
+  };
+  select::ProbeTable<KnownNote> known_notes_{SIZE_MAX};
   std::vector<NodeId> continued_rows_;               ///< rule_row's rowspan rows
   /// find_points' expressions by searched text, for this page: a page repeats its rules
   /// texts (the same bonus in several steps, a part's reading that adds nothing to the
@@ -2354,8 +2378,24 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
 void PageExtractor::notes_of(const Collected& c, std::vector<Note>& notes, std::vector<std::string>& refs,
                              std::size_t level) {
   for (const auto& [item, cond] : c.items) {
-    Collected& inner = scratch(level);
     const Node& n = doc_.node(item);
+    // A note read before on the page, under the same condition, reads as it did then:
+    // the rules cells of a page differ, and their notes repeat ("Only with …", the
+    // bonus reminders). Only a tree that collect() reads alike is a repeat (see
+    // cell_read), and only a note without references or notes of its own is remembered.
+    const std::string_view item_text = doc_.text(n);
+    const std::uint64_t hash =
+        sampled_hash(item_text) ^ select::mix64(reinterpret_cast<std::uintptr_t>(cond.identity()));
+    std::size_t candidates = 0;
+    const KnownNote* known = known_notes_.find(hash, [&](const KnownNote& e) {
+      ++candidates;
+      return e.condition.same(cond) && doc_.text(doc_.node(e.item)) == item_text && reads_alike(e.item, item);
+    });
+    if (known) {
+      if (known->has_text) notes.push_back(known->note);
+      continue;
+    }
+    Collected& inner = scratch(level);
     for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, cond, inner, true, 1);
     // Edition spans inside the note decide its wording; its own condition is kept apart
     // in `when` (the runs carry it too, which text_variants reads as a restriction only).
@@ -2364,8 +2404,13 @@ void PageExtractor::notes_of(const Collected& c, std::vector<Note>& notes, std::
     // again when it has no text.
     Note& note = notes.emplace_back();
     note.text = variants(inner.runs);
-    if (empty(note.text)) notes.pop_back();
+    const bool has_text = !empty(note.text);
+    if (!has_text) notes.pop_back();
     else note.when = when_of(without_editions(cond));
+    // Notes that differ only where the hash does not look share it: a few are filed
+    // under one, so that a page of such notes is not compared note by note.
+    if (inner.references.empty() && inner.items.empty() && candidates < 8)
+      known_notes_.insert(hash, {item, cond, has_text ? notes.back() : Note{}, has_text});
     for (const auto& ref : inner.references) add_once(refs, ref);
     notes_of(inner, notes, refs, level + 1);
   }
@@ -2422,21 +2467,7 @@ PageExtractor::CellRead PageExtractor::cell_read(NodeId cell, bool rules) {
   const std::string_view text = doc_.text(doc_.node(cell));
   CellRead read;
   read.cell = cell;
-  // Filed by the length and three samples of the text (its start, middle and end): a
-  // cell is hundreds of bytes, every row asks, and a third of the rows repeat one;
-  // hashing every byte cost a third of what the repeats spare. A candidate's text is
-  // compared whole.
-  if (text.size() < 32) {
-    read.hash = text_hash(text);
-  } else {
-    std::uint64_t head, middle, tail, end;
-    std::memcpy(&head, text.data(), 8);
-    std::memcpy(&middle, text.data() + text.size() / 2 - 4, 8);
-    std::memcpy(&tail, text.data() + text.size() - 16, 8);
-    std::memcpy(&end, text.data() + text.size() - 8, 8);
-    read.hash = select::mix64((head ^ text.size()) * 0x9E3779B97F4A7C15ull + (middle ^ (tail * 0xC2B2AE3D27D4EB4Full)) +
-                              select::mix64(end));
-  }
+  read.hash = sampled_hash(text);
   // Only a tree that collect() reads alike is a repeat: the same text might have been
   // parsed otherwise where it stands.
   std::size_t candidates = 0;

@@ -2497,22 +2497,24 @@ bool PageExtractor::reads_alike(NodeId a, NodeId b) {
   const NodeId count = last_a - a;
   if (last_a < a || last_b < b || last_b - b != count) return false;
   if (std::max(last_a, last_b) >= conditions_.own.size()) return false;  // own() made on the spot: no identity
-  const std::uint32_t begin_a = ra.span.begin, begin_b = rb.span.begin, end_a = ra.span.end;
-  // A link as an offset from the root; kNoNode stays itself. A child or sibling link
-  // must stay in the range, where it is compared.
-  auto offset = [](NodeId link, NodeId root) { return link == kNoNode ? kNoNode : link - root; };
-  auto inside = [count](NodeId at, NodeId i) { return at == kNoNode || (at > i && at <= count); };
+  const std::uint32_t begin_a = ra.span.begin, end_a = ra.span.end;
+  // Spans and links as offsets from the other root: a node of the repeat stands where
+  // its counterpart does, moved by these (modulo 2^32, as the differences from the roots
+  // compared before). A child or sibling link must stay in the range; kNoNode matches
+  // kNoNode only.
+  const std::uint32_t moved = rb.span.begin - begin_a;
+  const NodeId shift = b - a;
+  auto link_alike = [&](NodeId x, NodeId y, NodeId i) {
+    if (x == kNoNode) return y == kNoNode;
+    return y != kNoNode && y - x == shift && x - a > i && x - a <= count;
+  };
   for (NodeId i = 0; i <= count; ++i) {
     const Node& nx = doc_.node(a + i);
     const Node& ny = doc_.node(b + i);
-    const NodeId child = offset(nx.first_child, a);
-    const NodeId sibling = i == 0 ? kNoNode : offset(nx.next_sibling, a);
     if (nx.kind != ny.kind || nx.aux != ny.aux || (nx.source | ny.source) != 0 || nx.span.begin < begin_a ||
-        nx.span.end > end_a || nx.span.begin - begin_a != ny.span.begin - begin_b ||
-        nx.span.end - begin_a != ny.span.end - begin_b)
+        nx.span.end > end_a || ny.span.begin - nx.span.begin != moved || ny.span.end - nx.span.end != moved)
       return false;
-    if (child != offset(ny.first_child, b) || !inside(child, i) ||
-        (i > 0 && (sibling != offset(ny.next_sibling, b) || !inside(sibling, i))))
+    if (!link_alike(nx.first_child, ny.first_child, i) || (i > 0 && !link_alike(nx.next_sibling, ny.next_sibling, i)))
       return false;
     if (!conditions_.own[a + i].same(conditions_.own[b + i])) return false;
   }

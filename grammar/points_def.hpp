@@ -48,8 +48,15 @@ const auto set_per = [](auto& ctx) {
   std::string& p = x3::_val(ctx).per;
   p.assign(r.begin(), r.end());
   char* const out = p.data();
+  // Up to the first blank that is a tab or follows a blank (or starts the clause),
+  // nothing moves: most clauses are single-spaced words.
   std::size_t n = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
+  for (; n < p.size(); ++n) {
+    const auto c = static_cast<unsigned char>(out[n]);
+    if (c > ' ') continue;
+    if (c == '\t' || (c == ' ' && (n == 0 || out[n - 1] == ' '))) break;
+  }
+  for (std::size_t i = n; i < p.size(); ++i) {
     const char c = out[i];
     const bool blank_char = c == ' ' || c == '\t';
     if (blank_char && (n == 0 || out[n - 1] == ' ')) continue;

@@ -6,14 +6,17 @@
 #pragma once
 #include <boost/spirit/home/x3.hpp>
 #include <string>
+#include <string_view>
 
 namespace wikic::grammar {
 namespace x3 = boost::spirit::x3;
 
 /// One scoring expression as written.
 struct PointsExpression {
-  /// "add" (+n, -n, +quantity, -quantity), "multiply" (×n, xn), "fraction" (n/m), "fixed" (n).
-  std::string op;
+  /// "add" (+n, -n, +quantity, -quantity), "multiply" (×n, xn), "fraction" (n/m), "fixed"
+  /// (n). This and the other words the grammar names itself (basis_form, rounding) view
+  /// its literals: no string of their own per expression.
+  std::string_view op;
   double value = 0;  ///< with a quantity: 0 when it is added, -1 when it is subtracted
   double denominator = 1;
   std::string quantity;  ///< a named amount: "number on bathhouse", "Animal token"
@@ -24,9 +27,9 @@ struct PointsExpression {
   std::string basis;
   /// Where the basis words stood: "amount" (between a number and "points"), "equal"
   /// ("Equal points to …"), "whole" (alone before "points": all of that score).
-  std::string basis_form;
+  std::string_view basis_form;
   std::string per;       ///< "tile", "ghost added to player's …" (after '/', "per", "for each")
-  std::string rounding;  ///< "up", "down" or ""
+  std::string_view rounding;  ///< "up", "down" or ""
 };
 
 struct PointsExpressionClass;

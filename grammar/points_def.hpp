@@ -5,7 +5,10 @@
 // token points"). Actions write into the rule's own attribute, so the alternatives need
 // no Fusion adaptation.
 #pragma once
+#include <array>
 #include <iterator>
+#include <string_view>
+#include <type_traits>
 #include <string>
 
 #include "grammar/points.hpp"
@@ -33,23 +36,34 @@ const auto set_negative = [](auto& ctx) { x3::_val(ctx).value = -1; };
 const auto set_denominator = [](auto& ctx) { x3::_val(ctx).denominator = x3::_attr(ctx); };
 const auto set_quantity = [](auto& ctx) {
   auto& r = x3::_attr(ctx);
-  std::string q(r.begin(), r.end());
+  std::string& q = x3::_val(ctx).quantity;
+  q.assign(r.begin(), r.end());
   while (!q.empty() && q.back() == ' ') q.pop_back();
-  x3::_val(ctx).quantity = q;
 };
 // Runs of blanks inside the clause become one space: a cell's text runs are joined as
 // written, so "tile " and " in the city" meet as "tile  in the city".
+// Copied whole, then closed up in place (most clauses have single spaces only).
 const auto set_per = [](auto& ctx) {
   auto& r = x3::_attr(ctx);
-  std::string p;
-  p.reserve(static_cast<std::size_t>(std::distance(r.begin(), r.end())));
-  for (char c : r) {
-    bool blank_char = c == ' ' || c == '\t';
-    if (blank_char && (p.empty() || p.back() == ' ')) continue;
-    p += blank_char ? ' ' : c;
+  std::string& p = x3::_val(ctx).per;
+  p.assign(r.begin(), r.end());
+  char* const out = p.data();
+  // Up to the first blank that is a tab or follows a blank (or starts the clause),
+  // nothing moves: most clauses are single-spaced words.
+  std::size_t n = 0;
+  for (; n < p.size(); ++n) {
+    const auto c = static_cast<unsigned char>(out[n]);
+    if (c > ' ') continue;
+    if (c == '\t' || (c == ' ' && (n == 0 || out[n - 1] == ' '))) break;
   }
-  while (!p.empty() && p.back() == ' ') p.pop_back();
-  x3::_val(ctx).per = p;
+  for (std::size_t i = n; i < p.size(); ++i) {
+    const char c = out[i];
+    const bool blank_char = c == ' ' || c == '\t';
+    if (blank_char && (n == 0 || out[n - 1] == ' ')) continue;
+    out[n++] = blank_char ? ' ' : c;
+  }
+  while (n > 0 && out[n - 1] == ' ') --n;
+  p.resize(n);
 };
 const auto set_one = [](auto& ctx) { x3::_val(ctx).value = 1; };
 const auto set_basis = [](const char* form) {
@@ -74,9 +88,12 @@ const auto signed_amount =
      x3::raw[x3::lit('#') >> +(~x3::char_(")"))][set_quantity][set_op("add")]) >>
     blank >> x3::lit(')');
 const auto multiplied = times >> blank >> number[set_value][set_op("multiply")];
-const auto fraction = number[set_value] >> x3::lit('/') >> number[set_denominator][set_op("fraction")];
-const auto fixed = number[set_value][set_op("fixed")];
-const auto amount = signed_amount | multiplied | fraction | fixed;
+// A fraction ("1/2") or a fixed amount ("16"): the number is read once, and a fraction
+// is a fixed amount with a denominator after it (as `fraction | fixed` would read it,
+// with the number read again when no denominator follows).
+const auto fraction_or_fixed =
+    number[set_value][set_op("fixed")] >> -(x3::lit('/') >> number[set_denominator][set_op("fraction")]);
+const auto amount = signed_amount | multiplied | fraction_or_fixed;
 const auto unit = x3::lit("points") | x3::lit("point");
 // "1/2 primary points": one word between the amount and "points" names the score the
 // amount is taken from. Tried after the plain unit, so "2 points" never sets a basis.
@@ -102,11 +119,88 @@ const auto next_term = (blank >> x3::lit('+') >> blank >> (digit | x3::lit('('))
 const auto sentence_end = x3::lit('.') >> (x3::eoi | x3::char_(" \t\n"));
 const auto per_end = next_term | sentence_end;
 const auto per_word = x3::lit('/') | x3::lit("per ") | x3::lit("for each ");
-// Every boundary starts at a blank, '+', '*' or '.': other bytes are taken without
-// trying per_end (most of a clause is letters).
+// The clause itself is `+per_char`: every boundary starts at a blank, '+', '*' or '.',
+// so other bytes are taken without trying per_end (most of a clause is letters).
 const auto per_plain = ~x3::char_(",;()\n<| \t+*.");
 const auto per_char = per_plain | (!per_end >> ~x3::char_(",;()\n<|"));
-const auto per = blank >> per_word >> blank >> x3::raw[+per_char][set_per];
+// per_clause reads `+per_char` by a primitive of its own: the clause is most of an
+// expression's bytes, and X3 spent a character set test, an alternative and a kleene
+// step on each. (extract_points_grammar_test holds the two equal.)
+struct per_clause_parser : x3::parser<per_clause_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+
+  enum : unsigned char { kTaken = 0, kStop = 1, kMaybeEnd = 2 };
+  /// What each byte does to the clause: kStop for ",;()\n<|", kMaybeEnd for " \t+*."
+  /// (taken unless per_end matches there), kTaken for every other byte.
+  static constexpr std::array<unsigned char, 256> kinds = [] {
+    std::array<unsigned char, 256> k{};
+    for (unsigned char c : std::string_view(",;()\n<|")) k[c] = kStop;
+    for (unsigned char c : std::string_view(" \t+*.")) k[c] = kMaybeEnd;
+    return k;
+  }();
+  static bool blank_byte(char c) { return c == ' ' || c == '\t' || c == '\xC2' || c == '\xA0'; }
+  static bool digit_byte(char c) { return c >= '0' && c <= '9'; }
+  /// per_end at `p`, which holds one of " \t+*.", as the rules above read it (greedy
+  /// blanks and spaces, no backtracking into them). The byte after the blanks at `p`
+  /// names the one alternative that can match: most clauses have only spaces before
+  /// words, which that byte rules out.
+  static bool per_end_at(const char* p, const char* last) {
+    if (*p == '.') return p + 1 == last || p[1] == ' ' || p[1] == '\t' || p[1] == '\n';  // sentence_end
+    auto skip_blank = [last](const char* q) {
+      while (q != last && blank_byte(*q)) ++q;
+      return q;
+    };
+    const char* b = skip_blank(p);
+    if (b == last) return false;
+    // `spaces` before the byte: one or more ' ' and nothing else (a tab or a no-break
+    // space's byte would stand where the alternative needs its sign).
+    auto only_spaces = [p, b] {
+      if (*p != ' ') return false;
+      for (const char* q = p; q != b; ++q)
+        if (*q != ' ') return false;
+      return true;
+    };
+    auto digit_after = [&](const char* q, bool or_parenthesis) {
+      q = skip_blank(q);
+      return q != last && (digit_byte(*q) || (or_parenthesis && *q == '('));
+    };
+    switch (*b) {
+      case '+':  // blank '+' blank (digit | '(')
+        return digit_after(b + 1, true);
+      case '*':  // blank ("\xC3\x97" | '*') blank digit
+        return digit_after(b + 1, false);
+      case '\xC3':
+        return last - b >= 2 && b[1] == '\x97' && digit_after(b + 2, false);
+      case '-':  // spaces minus blank (digit | '(')
+        return only_spaces() && digit_after(b + 1, true);
+      case '\xE2':
+        return last - b >= 3 && b[1] == '\x88' && b[2] == '\x92' && only_spaces() && digit_after(b + 3, true);
+      case 'x':  // spaces ('x' | 'X') blank digit
+      case 'X':
+        return only_spaces() && digit_after(b + 1, false);
+      default:
+        return false;
+    }
+  }
+
+  template <class Iterator, class Context, class RContext, class Attribute>
+  bool parse(Iterator& first, Iterator const& last, Context const& context, RContext&, Attribute&) const {
+    static_assert(std::is_same_v<Iterator, const char*>, "the clause is read from bytes in memory");
+    x3::skip_over(first, last, context);
+    const char* it = first;
+    for (; it != last; ++it) {
+      const unsigned char kind = kinds[static_cast<unsigned char>(*it)];
+      if (kind == kTaken) continue;
+      if (kind == kStop || per_end_at(it, last)) break;
+    }
+    if (it == first) return false;
+    first = it;
+    return true;
+  }
+};
+const per_clause_parser per_clause{};
+const auto per = blank >> per_word >> blank >> x3::raw[per_clause][set_per];
 const auto rounding = blank >> x3::lit('(') >> blank >> x3::lit("rounded") >> blank >>
                       (x3::lit("up")[set_rounding("up")] | x3::lit("down")[set_rounding("down")]) >> blank >> x3::lit(')');
 }  // namespace points_detail

@@ -3,7 +3,11 @@
 // 2 points and "Max2" gives nothing.
 #include "extract/points.hpp"
 
+#include <array>
+#include <bit>
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <yaml-cpp/yaml.h>
 
@@ -46,13 +50,25 @@ const PointBases& point_bases() {
 
 namespace {
 
-bool is_word_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-'; }
-
-// std::isdigit/isalpha/isalnum in the "C" locale wikic runs in, inline: the scan asks
-// them of every byte of every rule text.
-bool ascii_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-bool ascii_alpha(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool ascii_alnum(unsigned char c) { return ascii_digit(c) || ascii_alpha(c); }
+// What the scan asks of a byte, one table for all (std::isalnum and the like in the "C"
+// locale wikic runs in): it asks of every byte of every rule text.
+enum : unsigned char {
+  kAlnum = 1,      ///< ASCII letter or digit: no expression starts after one
+  kWordChar = 2,   ///< letter or '-': the grammar's `word`
+  kStartsAmount = 4,  ///< '(', a digit, '*' or the first byte of "×": the parser is tried
+  kStartsWord = 8,    ///< a letter or '-': the parser is tried if word_may_start
+};
+constexpr std::array<unsigned char, 256> kByteClass = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = '0'; c <= '9'; ++c) t[c] = kAlnum | kStartsAmount;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = kAlnum | kWordChar | kStartsWord;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] = kAlnum | kWordChar | kStartsWord;
+  t['-'] = kWordChar | kStartsWord;
+  t['('] = t['*'] = t[0xC3] = kStartsAmount;
+  return t;
+}();
+unsigned char byte_class(char c) { return kByteClass[static_cast<unsigned char>(c)]; }
+bool is_word_char(char c) { return byte_class(c) & kWordChar; }
 
 // Whether the grammar can match at `p`, which starts a word (a letter or '-'), judged
 // without running it: apart from "Equal points to …" and "x2 points", an expression
@@ -80,6 +96,57 @@ SharedText interned(std::string_view s) {
   return table.insert(h, SharedText(s));
 }
 
+// text.rfind("point"), found by memrchr's 'p' (string_view::rfind compared the word at
+// every byte from the end).
+std::size_t last_point_in(std::string_view text) {
+  if (text.size() < 5) return std::string_view::npos;
+  const char* data = text.data();
+  std::size_t searched = text.size() - 4;  // a "point" may start at [0, size - 5]
+  while (searched > 0) {
+    const void* hit = memrchr(data, 'p', searched);
+    if (!hit) break;
+    const auto at = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+    if (std::memcmp(data + at + 1, "oint", 4) == 0) return at;
+    searched = at;
+  }
+  return std::string_view::npos;
+}
+
+// Whether [p, e) holds no tab, newline or return and no two spaces in a row: then an
+// expression is copied as written. Eight bytes a step while the only bytes at or below
+// ' ' in them are single spaces (a clause is words and spaces); from the first block
+// with anything else, byte by byte.
+bool tidy_as_written(const char* p, const char* e) {
+  const char* q = p;
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr std::uint64_t ones = 0x0101010101010101ull, low7 = 0x7F7F7F7F7F7F7F7Full;
+    std::uint64_t previous = 0;  // 0x80: the byte before the block was a space
+    for (; e - q >= 8; q += 8) {
+      std::uint64_t x;
+      std::memcpy(&x, q, 8);
+      const std::uint64_t low = ~(((x & low7) + ones * (0x80 - 0x21)) | x) & ~low7;  // bytes below 0x21
+      if (!low) {
+        previous = 0;
+        continue;
+      }
+      const std::uint64_t y = x ^ (ones * ' ');
+      const std::uint64_t spaces = ~(((y & low7) + low7) | y) & ~low7;
+      if (low != spaces) break;  // a control byte: read byte by byte below
+      // Byte k of the text is bits 8k..8k+7: a shift by 8 moves each byte's mark onto
+      // the byte after it.
+      if (spaces & ((spaces << 8) | previous)) return false;
+      previous = spaces >> 63 << 7;
+    }
+    if (q > p) --q;  // the last byte read may start a pair with the next
+  }
+  for (; q < e; ++q) {
+    const auto c = static_cast<unsigned char>(*q);
+    if (c > ' ') continue;
+    if (c == '\t' || c == '\n' || c == '\r' || (c == ' ' && q + 1 < e && q[1] == ' ')) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<Points> find_points(std::string_view text, const PointBases& bases) {
@@ -91,30 +158,30 @@ std::vector<Points> find_points(std::string_view text, const PointBases& bases) 
 void find_points(std::string_view text, std::vector<Points>& out, const PointBases& bases) {
   // Every form of the grammar holds the word "point" (points_expression: the unit), so
   // no expression starts after its last occurrence: the scan stops there.
-  std::size_t last_point = text.rfind("point");
+  std::size_t last_point = last_point_in(text);
   if (last_point == std::string_view::npos) return;
   const char* begin = text.data();
   const char* end = begin + text.size();
   const char* limit = begin + last_point;
   for (const char* p = begin; p <= limit;) {
-    auto c = static_cast<unsigned char>(*p);
-    bool boundary = p == begin || !ascii_alnum(static_cast<unsigned char>(p[-1]));
+    bool boundary = p == begin || !(byte_class(p[-1]) & kAlnum);
     if (!boundary) {
       // Nothing starts after a letter or digit: not here, not in the rest of this run of
       // letters and digits, not at the byte after it. Passed in one step, not byte by byte.
-      while (p <= limit && ascii_alnum(static_cast<unsigned char>(*p))) ++p;
+      while (p <= limit && (byte_class(*p) & kAlnum)) ++p;
       ++p;
       continue;
     }
-    bool can_start = c == '(' || ascii_digit(c) || ascii_alpha(c) || c == 0xC3 || c == '*' || c == '-';
-    if (can_start && (c == '(' || ascii_digit(c) || c == 0xC3 || c == '*' || word_may_start(p, end))) {
+    const unsigned char kind = byte_class(*p);
+    if ((kind & kStartsAmount) || ((kind & kStartsWord) && word_may_start(p, end))) {
       const char* it = p;
       grammar::PointsExpression e;
       std::string basis;
       bool parsed = grammar::parse_points(it, end, e);
       bool known = true;
       if (parsed && !e.basis.empty()) {
-        std::string key = e.basis_form + ":";
+        std::string key(e.basis_form);
+        key += ':';
         for (char ch : e.basis) key += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         auto found = bases.find(key);
         known = found != bases.end();
@@ -135,9 +202,7 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
         pts.rounding = interned(e.rounding);
         // As written, with each run of whitespace one space: the runs of a cell meet as
         // they were written ("2 points / " and " where …"), and a line break is one too.
-        bool tidy = true;
-        for (const char* q = p; q < it && tidy; ++q)
-          tidy = !(*q == '\t' || *q == '\n' || *q == '\r' || (*q == ' ' && q + 1 < it && q[1] == ' '));
+        const bool tidy = tidy_as_written(p, it);
         std::string_view written;
         std::string tidied;
         if (tidy) {

@@ -196,12 +196,55 @@ bool is_name(std::string_view name, const char (&tag)[N]) {
   return true;
 }
 
+/// Room for a text whose length is bounded before it is written (variants()' readings:
+/// cleaning never lengthens its pieces), written in place: std::string's append checked
+/// its capacity and called out for every piece, and most pieces are a word or two.
+class TextBuffer {
+public:
+  /// Empties the buffer and makes room for `room` bytes.
+  void start(std::size_t room) {
+    size_ = 0;
+    if (room > capacity_) grow(room);
+  }
+  void clear() { size_ = 0; }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  char operator[](std::size_t i) const { return data_[i]; }
+  char back() const { return data_[size_ - 1]; }
+  void pop_back() { --size_; }
+  void erase(std::size_t from) { size_ = from; }
+  TextBuffer& operator+=(char c) {
+    if (size_ == capacity_) grow(size_ + 1);  // never, as start() is used; kept safe
+    data_[size_++] = c;
+    return *this;
+  }
+  void append(const char* p, std::size_t n) {
+    if (capacity_ - size_ < n) grow(size_ + n);
+    std::memcpy(data_.get() + size_, p, n);
+    size_ += n;
+  }
+  void append(std::string_view s) { append(s.data(), s.size()); }
+  std::string_view view() const { return {data_.get(), size_}; }
+
+private:
+  void grow(std::size_t room) {
+    room = std::max(room, 2 * capacity_);
+    auto bigger = std::make_unique_for_overwrite<char[]>(room);
+    if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_);
+    data_ = std::move(bigger);
+    capacity_ = room;
+  }
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0, capacity_ = 0;
+};
+
 /// Builds clean() text from pieces: whitespace collapsed to single spaces, trimmed, and
 /// a dangling trigger arrow dropped. Appends whole runs of non-space bytes at once (rule
-/// texts are megabytes per page).
-class Cleaner {
+/// texts are megabytes per page). `Out` is a std::string or a TextBuffer.
+template <class Out>
+class BasicCleaner {
 public:
-  explicit Cleaner(std::string& out) : out_(out) { out_.clear(); }
+  explicit BasicCleaner(Out& out) : out_(out) { out_.clear(); }
   void append(std::string_view s) {
     // Most pieces are short (a space between two spans, a line break, a word of one
     // edition): those are cleaned here byte by byte, the rest in append_long.
@@ -355,9 +398,10 @@ public:
   }
 
 private:
-  std::string& out_;
+  Out& out_;
   bool space_ = false;
 };
+using Cleaner = BasicCleaner<std::string>;
 
 std::string clean(std::string_view s) {
   std::string out;
@@ -484,7 +528,9 @@ public:
   std::string_view keep(std::string_view s) {
     if (left_ < s.size()) {
       left_ = std::max<std::size_t>(s.size(), 16384);
-      blocks_.push_back(std::make_unique<char[]>(left_));
+      // Not zeroed: every byte is written before a view shows it, and make_unique's
+      // zeroing of each 16 KB block cost more than all the copies into it.
+      blocks_.push_back(std::make_unique_for_overwrite<char[]>(left_));
       next_ = blocks_.back().get();
     }
     if (!s.empty()) std::memcpy(next_, s.data(), s.size());
@@ -572,6 +618,21 @@ std::size_t find_comment_open(std::string_view text, std::size_t from) {
 /// it was first met (its description, its rules text, then its notes).
 void add_once(std::vector<std::string>& list, const std::string& ref) {
   if (std::find(list.begin(), list.end(), ref) == list.end()) list.push_back(ref);
+}
+
+/// A hash of a cell's or a note's text for the page's memos of repeats, from its length
+/// and three samples (its start, middle and end): a cell is hundreds of bytes, every row
+/// asks, and a third of the rows repeat one; hashing every byte cost a third of what the
+/// repeats spare. A candidate's text is compared whole.
+std::uint64_t sampled_hash(std::string_view text) {
+  if (text.size() < 32) return text_hash(text);
+  std::uint64_t head, middle, tail, end;
+  std::memcpy(&head, text.data(), 8);
+  std::memcpy(&middle, text.data() + text.size() / 2 - 4, 8);
+  std::memcpy(&tail, text.data() + text.size() - 16, 8);
+  std::memcpy(&end, text.data() + text.size() - 8, 8);
+  return select::mix64((head ^ text.size()) * 0x9E3779B97F4A7C15ull + (middle ^ (tail * 0xC2B2AE3D27D4EB4Full)) +
+                       select::mix64(end));
 }
 
 /// Whether `s` holds only whitespace and trigger arrows ("→", E2 86 92).
@@ -805,7 +866,7 @@ private:
   std::vector<NodeId> projection_chain_;
   std::string points_text_;
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
-  mutable std::array<std::string, 3> variant_buffers_;  ///< variants()' readings by edition
+  mutable std::array<TextBuffer, 3> variant_buffers_;  ///< variants()' readings by edition
   /// The page's texts, each once (a node per text in a map would cost the allocation
   /// that sharing spares), unbounded: the table lives as long as the page. `shared()`
   /// finds or adds one.
@@ -817,6 +878,15 @@ private:
   /// CellText by cell text, for the page: description and rules cells apart (a rules
   /// cell's lists are notes, a description's are text).
   select::ProbeTable<CellText> description_cells_{SIZE_MAX}, rules_cells_{SIZE_MAX};
+  /// A note (a list item of a rules cell) as notes_of() read it, by its text and
+  /// condition, for the page.
+  struct KnownNote {
+    NodeId item = kNoNode;  ///< the first item with this text, whose tree a repeat must match
+    select::Condition condition;  ///< the item's, kept alive so that its identity names no other
+    Note note;
+    bool has_text = false;  ///< false: the note was dropped for having no text
+  };
+  select::ProbeTable<KnownNote> known_notes_{SIZE_MAX};
   std::vector<NodeId> continued_rows_;               ///< rule_row's rowspan rows
   /// find_points' expressions by searched text, for this page: a page repeats its rules
   /// texts (the same bonus in several steps, a part's reading that adds nothing to the
@@ -1918,10 +1988,10 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   for (const Run& r : runs) total += r.text.size();
   // As select::text_variants, an edition's runs cleaned as they are gathered (Cleaner
   // reads a text in pieces exactly as in one). The cleaned text is never longer than
-  // its pieces, so one reservation spares the string its growth.
-  auto reading = [&](select::Edition e, std::string& text) {
-    text.reserve(total);
-    Cleaner c(text);
+  // its pieces, so room for those is made once and the pieces are copied in place.
+  auto reading = [&](select::Edition e, TextBuffer& text) {
+    text.start(total);
+    BasicCleaner<TextBuffer> c(text);
     const unsigned bit = edition_bit(e);
     for (const Run& r : runs)
       if (r.shown & bit) c.append(r.text);
@@ -1933,7 +2003,7 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
     // the uncleaned pieces, the record's own string was an allocation even for the many
     // texts that clean to a few words or none (blanks around a note, a part's arrow).
     reading(select::Edition::C2, variant_buffers_[1]);
-    out.text = shared(variant_buffers_[1]);
+    out.text = shared(variant_buffers_[1].view());
     out.uniform = true;
     return out;
   }
@@ -1942,7 +2012,7 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   // to no edition, an edition span around a blank). An edition that shows the runs an
   // edition before it shows reads as that one and is not cleaned again.
   constexpr select::Edition editions[3] = {select::Edition::C1, select::Edition::C2, select::Edition::WE};
-  const std::string* text_of[3];
+  std::string_view text_of[3];
   for (std::size_t k = 0; k < 3; ++k) {
     const unsigned bit = edition_bit(editions[k]);
     std::size_t j = 0;
@@ -1954,17 +2024,17 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
       text_of[k] = text_of[j];
     } else {
       reading(editions[k], variant_buffers_[k]);
-      text_of[k] = &variant_buffers_[k];
+      text_of[k] = variant_buffers_[k].view();
     }
   }
-  out.uniform = *text_of[0] == *text_of[1] && *text_of[1] == *text_of[2];
+  out.uniform = text_of[0] == text_of[1] && text_of[1] == text_of[2];
   if (out.uniform) {
-    out.text = shared(*text_of[1]);
+    out.text = shared(text_of[1]);
     return out;
   }
-  out.c1 = shared(*text_of[0]);
-  out.c2 = shared(*text_of[1]);
-  out.we = shared(*text_of[2]);
+  out.c1 = shared(text_of[0]);
+  out.c2 = shared(text_of[1]);
+  out.we = shared(text_of[2]);
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
   return out;
 }
@@ -2308,8 +2378,24 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
 void PageExtractor::notes_of(const Collected& c, std::vector<Note>& notes, std::vector<std::string>& refs,
                              std::size_t level) {
   for (const auto& [item, cond] : c.items) {
-    Collected& inner = scratch(level);
     const Node& n = doc_.node(item);
+    // A note read before on the page, under the same condition, reads as it did then:
+    // the rules cells of a page differ, and their notes repeat ("Only with …", the
+    // bonus reminders). Only a tree that collect() reads alike is a repeat (see
+    // cell_read), and only a note without references or notes of its own is remembered.
+    const std::string_view item_text = doc_.text(n);
+    const std::uint64_t hash =
+        sampled_hash(item_text) ^ select::mix64(reinterpret_cast<std::uintptr_t>(cond.identity()));
+    std::size_t candidates = 0;
+    const KnownNote* known = known_notes_.find(hash, [&](const KnownNote& e) {
+      ++candidates;
+      return e.condition.same(cond) && doc_.text(doc_.node(e.item)) == item_text && reads_alike(e.item, item);
+    });
+    if (known) {
+      if (known->has_text) notes.push_back(known->note);
+      continue;
+    }
+    Collected& inner = scratch(level);
     for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, cond, inner, true, 1);
     // Edition spans inside the note decide its wording; its own condition is kept apart
     // in `when` (the runs carry it too, which text_variants reads as a restriction only).
@@ -2318,8 +2404,13 @@ void PageExtractor::notes_of(const Collected& c, std::vector<Note>& notes, std::
     // again when it has no text.
     Note& note = notes.emplace_back();
     note.text = variants(inner.runs);
-    if (empty(note.text)) notes.pop_back();
+    const bool has_text = !empty(note.text);
+    if (!has_text) notes.pop_back();
     else note.when = when_of(without_editions(cond));
+    // Notes that differ only where the hash does not look share it: a few are filed
+    // under one, so that a page of such notes is not compared note by note.
+    if (inner.references.empty() && inner.items.empty() && candidates < 8)
+      known_notes_.insert(hash, {item, cond, has_text ? notes.back() : Note{}, has_text});
     for (const auto& ref : inner.references) add_once(refs, ref);
     notes_of(inner, notes, refs, level + 1);
   }
@@ -2376,21 +2467,7 @@ PageExtractor::CellRead PageExtractor::cell_read(NodeId cell, bool rules) {
   const std::string_view text = doc_.text(doc_.node(cell));
   CellRead read;
   read.cell = cell;
-  // Filed by the length and three samples of the text (its start, middle and end): a
-  // cell is hundreds of bytes, every row asks, and a third of the rows repeat one;
-  // hashing every byte cost a third of what the repeats spare. A candidate's text is
-  // compared whole.
-  if (text.size() < 32) {
-    read.hash = text_hash(text);
-  } else {
-    std::uint64_t head, middle, tail, end;
-    std::memcpy(&head, text.data(), 8);
-    std::memcpy(&middle, text.data() + text.size() / 2 - 4, 8);
-    std::memcpy(&tail, text.data() + text.size() - 16, 8);
-    std::memcpy(&end, text.data() + text.size() - 8, 8);
-    read.hash = select::mix64((head ^ text.size()) * 0x9E3779B97F4A7C15ull + (middle ^ (tail * 0xC2B2AE3D27D4EB4Full)) +
-                              select::mix64(end));
-  }
+  read.hash = sampled_hash(text);
   // Only a tree that collect() reads alike is a repeat: the same text might have been
   // parsed otherwise where it stands.
   std::size_t candidates = 0;
@@ -2420,22 +2497,24 @@ bool PageExtractor::reads_alike(NodeId a, NodeId b) {
   const NodeId count = last_a - a;
   if (last_a < a || last_b < b || last_b - b != count) return false;
   if (std::max(last_a, last_b) >= conditions_.own.size()) return false;  // own() made on the spot: no identity
-  const std::uint32_t begin_a = ra.span.begin, begin_b = rb.span.begin, end_a = ra.span.end;
-  // A link as an offset from the root; kNoNode stays itself. A child or sibling link
-  // must stay in the range, where it is compared.
-  auto offset = [](NodeId link, NodeId root) { return link == kNoNode ? kNoNode : link - root; };
-  auto inside = [count](NodeId at, NodeId i) { return at == kNoNode || (at > i && at <= count); };
+  const std::uint32_t begin_a = ra.span.begin, end_a = ra.span.end;
+  // Spans and links as offsets from the other root: a node of the repeat stands where
+  // its counterpart does, moved by these (modulo 2^32, as the differences from the roots
+  // compared before). A child or sibling link must stay in the range; kNoNode matches
+  // kNoNode only.
+  const std::uint32_t moved = rb.span.begin - begin_a;
+  const NodeId shift = b - a;
+  auto link_alike = [&](NodeId x, NodeId y, NodeId i) {
+    if (x == kNoNode) return y == kNoNode;
+    return y != kNoNode && y - x == shift && x - a > i && x - a <= count;
+  };
   for (NodeId i = 0; i <= count; ++i) {
     const Node& nx = doc_.node(a + i);
     const Node& ny = doc_.node(b + i);
-    const NodeId child = offset(nx.first_child, a);
-    const NodeId sibling = i == 0 ? kNoNode : offset(nx.next_sibling, a);
     if (nx.kind != ny.kind || nx.aux != ny.aux || (nx.source | ny.source) != 0 || nx.span.begin < begin_a ||
-        nx.span.end > end_a || nx.span.begin - begin_a != ny.span.begin - begin_b ||
-        nx.span.end - begin_a != ny.span.end - begin_b)
+        nx.span.end > end_a || ny.span.begin - nx.span.begin != moved || ny.span.end - nx.span.end != moved)
       return false;
-    if (child != offset(ny.first_child, b) || !inside(child, i) ||
-        (i > 0 && (sibling != offset(ny.next_sibling, b) || !inside(sibling, i))))
+    if (!link_alike(nx.first_child, ny.first_child, i) || (i > 0 && !link_alike(nx.next_sibling, ny.next_sibling, i)))
       return false;
     if (!conditions_.own[a + i].same(conditions_.own[b + i])) return false;
   }

@@ -106,33 +106,44 @@ private:
 /// mixed by select::mix64 so that the low bits (a table's slot) and the high bits
 /// (ProbeTable's tag) both depend on every byte. Every table compares the key itself
 /// on a hash match.
+///
+/// The bytes after the last full step are read by loads of a fixed size that overlap
+/// bytes read before (a copy of a variable size was a call, for most keys, which are
+/// short): the last sixteen of the text, or for a text shorter than sixteen its first
+/// and last eight, four or its first, middle and last byte. The length is in the hash,
+/// so texts that those loads read alike differ in it.
 inline std::uint64_t text_hash(std::string_view s) {
   constexpr std::uint64_t k1 = 0x9E3779B97F4A7C15ull, k2 = 0xC2B2AE3D27D4EB4Full;
   const char* p = s.data();
-  std::size_t n = s.size();
+  const std::size_t size = s.size();
+  std::size_t n = size;
   std::uint64_t a = k1 ^ n, b = k2;
-  for (; n >= 16; p += 16, n -= 16) {
-    std::uint64_t x, y;
-    std::memcpy(&x, p, 8);
-    std::memcpy(&y, p + 8, 8);
+  auto step = [&](std::uint64_t x, std::uint64_t y) {
     a = (a ^ x) * k2;
     b = (b ^ y) * k1;
     a ^= a >> 32;
     b ^= b >> 32;
-  }
-  if (n >= 8) {
-    std::uint64_t x;
-    std::memcpy(&x, p, 8);
-    a = (a ^ x) * k2;
-    a ^= a >> 32;
-    p += 8;
-    n -= 8;
-  }
+  };
+  auto load8 = [](const char* at) {
+    std::uint64_t v;
+    std::memcpy(&v, at, 8);
+    return v;
+  };
+  auto load4 = [](const char* at) {
+    std::uint32_t v;
+    std::memcpy(&v, at, 4);
+    return std::uint64_t{v};
+  };
+  for (; n >= 16; p += 16, n -= 16) step(load8(p), load8(p + 8));
   if (n > 0) {
-    std::uint64_t y = 0;
-    std::memcpy(&y, p, n);
-    b = (b ^ y) * k1;
-    b ^= b >> 32;
+    const char* end = s.data() + size;
+    if (size >= 16) step(load8(end - 16), load8(end - 8));
+    else if (n >= 8) step(load8(p), load8(end - 8));
+    else if (n >= 4) step(load4(p) | load4(end - 4) << 32, 0);
+    else
+      step(std::uint64_t{static_cast<unsigned char>(p[0])} | std::uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
+               std::uint64_t{static_cast<unsigned char>(p[n - 1])} << 16,
+           0);
   }
   return select::mix64(a ^ (b * 0xFF51AFD7ED558CCDull));
 }

@@ -487,6 +487,33 @@ TEST_CASE("SharedText reads as the string it was made from and its copies share 
   CHECK(moved == robber);
 }
 
+TEST_CASE("text_hash reads every byte of a text of any length, and only its bytes") {
+  // Its last bytes are read by loads that overlap earlier ones (sixteen, eight or four
+  // bytes, or three single bytes): a change of any one byte at any length changes the
+  // hash, and the bytes around a view (here a larger buffer) are never read.
+  std::string buffer(96, 'a');
+  for (std::size_t i = 0; i < buffer.size(); ++i) buffer[i] = static_cast<char>('a' + i * 7 % 26);
+  for (std::size_t length = 0; length <= 48; ++length) {
+    INFO("length " << length);
+    const std::string_view text(buffer.data() + 16, length);
+    const std::uint64_t h = extract::text_hash(text);
+    // The same bytes elsewhere hash alike, whatever stands around them.
+    std::string copy = "zz" + std::string(text) + "zz";
+    CHECK(extract::text_hash(std::string_view(copy).substr(2, length)) == h);
+    buffer[15] ^= 0x55;
+    buffer[16 + length] ^= 0x55;
+    CHECK(extract::text_hash(text) == h);
+    buffer[15] ^= 0x55;
+    buffer[16 + length] ^= 0x55;
+    for (std::size_t at = 0; at < length; ++at) {
+      buffer[16 + at] ^= 0x20;
+      CHECK(extract::text_hash(text) != h);
+      buffer[16 + at] ^= 0x20;
+    }
+    if (length > 0) CHECK(extract::text_hash(text.substr(0, length - 1)) != h);
+  }
+}
+
 TEST_CASE("a page's rules share one string for their source, structure and each repeated text") {
   const auto& rules = seed().rules;
   REQUIRE(rules.size() > 100);

@@ -219,3 +219,26 @@ TEST_CASE("the scan tries the grammar only where a word can start an expression"
   CHECK(all[1].basis == "feature");
   CHECK(all[2].value == 2);
 }
+
+TEST_CASE("an expression's text is tidied wherever its blanks fall") {
+  // The check for blanks to tidy reads eight bytes a step: two spaces, a tab or a line
+  // break at each place relative to those steps, a pair of spaces across two of them, and
+  // a text as written, must each read as one space between words.
+  for (std::size_t at = 0; at <= 24; ++at) {
+    const std::string words = std::string(at, 'a');
+    for (const char* end : {"c in it", "c"}) {  // the blanks in a full step, or the last bytes
+      for (const char* blank : {"  ", "\t", " \t ", "   "}) {
+        const std::string raw = "2 points / b" + words + blank + end;
+        INFO("'" << raw << "'");
+        const Points p = only(raw);
+        CHECK(p.text == "2 points / b" + words + " " + end);
+        CHECK(p.length == raw.size());
+      }
+      const std::string plain = "2 points / b" + words + " " + end;
+      CHECK(only(plain).text == plain);
+    }
+  }
+  // A control byte other than those is copied as written, and the check goes on past it.
+  CHECK(only("2 points / tile\x01 in  it").text == "2 points / tile\x01 in it");
+  CHECK(only("2 points / tile\x01 in it").text == "2 points / tile\x01 in it");
+}

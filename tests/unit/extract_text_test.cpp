@@ -154,3 +154,47 @@ TEST_CASE("class attributes are read class by class against the known classes") 
   CHECK(p.cells.unaccounted == 0);
   CHECK(count_reason(p, "no-actions") == 0);
 }
+
+TEST_CASE("a note repeated in other rules cells reads as it did, under its own condition") {
+  // Extraction reads a note once per page and text: the same note under another
+  // condition, in an edition's list or with other markup must still read as its own.
+  auto p = compile_text(
+      "{|\n"
+      "|-\n| class=\"scoringFeature\" | First\n|\n2 points / tile\n* Only with the tower\n"
+      "|-\n| class=\"scoringFeature\" | Second\n|\n3 points / tile\n* Only with the tower\n"
+      "|-\n| class=\"scoringFeature\" | Third\n|\n4 points / tile\n"
+      "<ul class=\"showCastles\"><li>Only with the tower</li></ul>\n"
+      "|-\n| class=\"scoringFeature\" | Fourth\n|\n5 points / tile\n"
+      "<ul class=\"showC1\"><li>Only with the tower</li></ul>\n"
+      "|-\n| class=\"scoringFeature\" | Fifth\n|\n6 points / tile\n"
+      "<ul class=\"showCastles\"><li>Only with the tower</li></ul>\n"
+      "|-\n| class=\"scoringFeature\" | Sixth\n|\n7 points / tile\n* Only with the '''tower'''\n"
+      "|-\n| class=\"scoringFeature\" | Seventh\n|\n8 points / tile\n* Only with the tower\n** and its wall\n"
+      "|-\n| class=\"scoringFeature\" | Eighth\n|\n9 points / tile\n* Only with the tower\n"
+      "|}\n");
+  REQUIRE(p.rules.size() == 8);
+  auto plain = [](const extract::Note& n, std::string_view text, std::string_view when) {
+    return n.text.uniform && n.text.text == text && n.when == when;
+  };
+  for (std::size_t i : {0, 1, 5, 7}) {
+    INFO(p.rules[i].description.text.str());
+    REQUIRE(p.rules[i].notes.size() == 1);
+    CHECK(plain(p.rules[i].notes[0], "Only with the tower", "true"));
+  }
+  for (std::size_t i : {2, 4}) {
+    REQUIRE(p.rules[i].notes.size() == 1);
+    CHECK(plain(p.rules[i].notes[0], "Only with the tower", "Castles"));
+  }
+  REQUIRE(p.rules[3].notes.size() == 1);
+  const extract::Note& c1 = p.rules[3].notes[0];
+  CHECK_FALSE(c1.text.uniform);
+  CHECK(c1.text.c1 == "Only with the tower");
+  CHECK(c1.text.c2.empty());
+  CHECK(c1.when == "true");
+  // A note with notes of its own is read afresh, its nested note after it.
+  REQUIRE(p.rules[6].notes.size() == 2);
+  CHECK(plain(p.rules[6].notes[0], "Only with the tower", "true"));
+  CHECK(plain(p.rules[6].notes[1], "and its wall", "true"));
+  // Repeats share the first reading's strings.
+  CHECK(p.rules[1].notes[0].text.text.same(p.rules[0].notes[0].text.text));
+}

@@ -76,6 +76,36 @@ TEST_CASE("table rows and cells carry attributes and class lists") {
   CHECK(sink.all().empty());
 }
 
+TEST_CASE("attribute names: every name byte, across 16-byte blocks and at the input's end") {
+  // The name's end is found sixteen bytes at a time: names of every length up to three
+  // blocks, made of each kind of name byte, followed by each kind of byte that ends one,
+  // with the tag placed so the name runs up to the end of the input as well.
+  const std::string kNameBytes = "aZ09:_-.\xc3\xa9";
+  for (std::size_t len = 1; len <= 40; ++len) {
+    std::string name = "x";
+    for (std::size_t k = 1; k < len; ++k) name += kNameBytes[k % kNameBytes.size()];
+    for (std::string_view after : {"=\"v\">", " >", "/>", "\"q\">", "=v>", ""}) {
+      support::DiagnosticSink sink;
+      std::string text = "<span " + name + std::string(after);
+      if (after.empty()) text += ">";  // the name ends at the tag's end
+      Document doc = parse_document(text, sink);
+      auto spans = find_all(doc, NodeKind::Element, "span");
+      REQUIRE(spans.size() == 1);
+      auto attrs = doc.attributes(doc.node(spans[0]));
+      REQUIRE(!attrs.empty());
+      CHECK(attrs[0].name == name);
+    }
+    // A name ending at a cell's `|`, the attributes' end there.
+    support::DiagnosticSink sink;
+    Document doc = parse_document("{|\n| " + name + "|" + name + "\n|}", sink);
+    auto cells = find_all(doc, NodeKind::TableCell);
+    REQUIRE(cells.size() == 1);
+    auto attrs = doc.attributes(doc.node(cells[0]));
+    REQUIRE(attrs.size() == 1);
+    CHECK(attrs[0].name == name);
+  }
+}
+
 TEST_CASE("walk gives the ancestor path from the root") {
   support::DiagnosticSink sink;
   Document doc = parse_document(

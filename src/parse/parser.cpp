@@ -560,18 +560,24 @@ private:
     // `<ref>` spam linear instead of rescanning the rest of the page each time.
     std::vector<std::pair<std::string_view, std::uint32_t>> no_close;
 
+    // The markers through a local pointer and count, and `limit` (the next marker's
+    // start) kept from one byte met to the next: read through the vector, they were
+    // reloaded and the size divided again at every `<` and brace of the page, since
+    // pushing a region may, for all the compiler knows, change them.
+    const Region* const semantic = semantic_regions.data();
+    const std::size_t semantic_count = semantic_regions.size();
+    std::uint32_t limit = semantic_count > 0 ? semantic[0].begin : n;
     std::uint32_t i = 0;
     while (i < n) {
-      if (next_semantic < semantic_regions.size() && semantic_regions[next_semantic].begin <= i) {
-        const Region& s = semantic_regions[next_semantic++];
+      if (next_semantic < semantic_count && semantic[next_semantic].begin <= i) {
+        const Region& s = semantic[next_semantic++];
+        limit = next_semantic < semantic_count ? semantic[next_semantic].begin : n;
         if (s.begin == i || s.end > i) {
           regions_.push_back(s);
           i = std::max(i, s.end);
           continue;
         }
       }
-      std::uint32_t limit = next_semantic < semantic_regions.size()
-                                ? semantic_regions[next_semantic].begin : n;
       // Skip quickly to the next byte that can open or close a region.
       i = scan_for<'<', '{', '}'>(t.data(), i, limit, n);
       if (i >= limit) {

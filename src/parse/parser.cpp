@@ -70,6 +70,36 @@ WIKIC_SCAN_INLINE std::uint32_t scan_byte(const char* base, std::uint32_t from, 
   return from;
 }
 
+// The next byte in [from, to) that can open or close a region for find_regions: a `<`
+// not followed by `/`, a `{` or a `}`. End tags are half the `<` of a page and never
+// open a region (comments and extension tags start `<!` and `<letter`); rejected here,
+// they no longer stop the scan. The byte after a `<` is read up to `end`, past `to`.
+WIKIC_SCAN_INLINE std::uint32_t scan_region_start(const char* base, std::uint32_t from, std::uint32_t to,
+                                                  std::uint32_t end) {
+#ifdef __SSE2__
+  const auto hits = [base](std::uint32_t at) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + at));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + at + 1));
+    __m128i hit = _mm_andnot_si128(_mm_cmpeq_epi8(next, _mm_set1_epi8('/')),
+                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('{')));
+    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('}')));
+    return static_cast<unsigned>(_mm_movemask_epi8(hit));
+  };
+  for (; from + 16 <= to && from + 17 <= end; from += 16)
+    if (unsigned m = hits(from)) return from + static_cast<std::uint32_t>(__builtin_ctz(m));
+  if (from < to && from + 17 <= end) {
+    unsigned m = hits(from) & ((1u << (to - from)) - 1u);
+    return m ? from + static_cast<std::uint32_t>(__builtin_ctz(m)) : to;
+  }
+#endif
+  for (; from < to; ++from) {
+    const char c = base[from];
+    if ((c == '<' && !(from + 1 < end && base[from + 1] == '/')) || c == '{' || c == '}') break;
+  }
+  return from;
+}
+
 // --- character helpers -------------------------------------------------------------
 
 // Byte classes in one table: the name and attribute scans test every byte of every tag,
@@ -579,7 +609,7 @@ private:
         }
       }
       // Skip quickly to the next byte that can open or close a region.
-      i = scan_for<'<', '{', '}'>(t.data(), i, limit, n);
+      i = scan_region_start(t.data(), i, limit, n);
       if (i >= limit) {
         if (i >= n) break;
         continue;

@@ -106,6 +106,46 @@ TEST_CASE("attribute names: every name byte, across 16-byte blocks and at the in
   }
 }
 
+TEST_CASE("regions after end tags, at every offset and at the input's end") {
+  // find_regions' scan passes over `</` sixteen bytes at a time, reading the byte after
+  // each `<`: an extension tag, a comment or a template right after an end tag, at
+  // every offset across two blocks, ending the input or not.
+  for (std::size_t pad = 0; pad <= 40; ++pad) {
+    for (std::string_view tail : {"", " after"}) {
+      const std::string before = std::string(pad, 'x') + "</b>";
+      support::DiagnosticSink sink;
+      Document doc = parse_document(before + "<ref>r</ref></b>" + std::string(tail), sink);
+      CHECK(find_all(doc, NodeKind::ExtensionTag, "ref").size() == 1);
+      Document comment = parse_document(before + "<!--c-->" + std::string(tail), sink);
+      CHECK(find_all(comment, NodeKind::Comment).size() == 1);
+      Document braces = parse_document(before + "{{t}}" + std::string(tail), sink);
+      CHECK(find_all(braces, NodeKind::Template).size() == 1);
+    }
+    // An extension tag just before a semantic marker: the scan stops at the marker, so
+    // its last block is cut short of the text's end.
+    for (std::string_view tag : {"<ref/>", "</b><ref/>", "<!---->"}) {
+      support::DiagnosticSink sink;
+      const std::string text = std::string(pad, 'x') + std::string(tag) + "M" + std::string(20, 'y');
+      ParseInput in;
+      in.text = text;
+      SemanticNodeRef ref;
+      const auto at = static_cast<std::uint32_t>(pad + tag.size());
+      ref.marker = {at, at + 1};
+      ref.name = "Row";
+      in.semantic.push_back(ref);
+      Document doc = parse_document(in, sink);
+      CHECK(find_all(doc, NodeKind::SemanticTemplate).size() == 1);
+      CHECK(find_all(doc, NodeKind::ExtensionTag).size() + find_all(doc, NodeKind::Comment).size() == 1);
+    }
+    // `<` and `</` as the input's last bytes.
+    support::DiagnosticSink sink;
+    CHECK(parse_document(std::string(pad, 'x') + "<", sink).size() >= 1);
+    CHECK(parse_document(std::string(pad, 'x') + "</", sink).size() >= 1);
+    Document doc = parse_document(std::string(pad, 'x') + "<nowiki/>", sink);
+    CHECK(find_all(doc, NodeKind::Nowiki).size() == 1);
+  }
+}
+
 TEST_CASE("walk gives the ancestor path from the root") {
   support::DiagnosticSink sink;
   Document doc = parse_document(

@@ -106,6 +106,29 @@ TEST_CASE("attribute names: every name byte, across 16-byte blocks and at the in
   }
 }
 
+TEST_CASE("attributes past the reserved room and past the limit keep their order") {
+  // The attribute array grows out of line when full: a page whose tags hold far more
+  // attributes than its size suggests grows it several times.
+  for (std::size_t count : {1u, 40u, 100u, 128u, 200u}) {
+    std::string text;
+    for (int tag = 0; tag < 3; ++tag) {
+      text += "<span";
+      for (std::size_t k = 0; k < count; ++k) text += " a" + std::to_string(tag) + "_" + std::to_string(k);
+      text += ">";
+    }
+    support::DiagnosticSink sink;
+    Document doc = parse_document(text, sink);
+    auto spans = find_all(doc, NodeKind::Element, "span");
+    REQUIRE(spans.size() == 3);
+    for (int tag = 0; tag < 3; ++tag) {
+      auto attrs = doc.attributes(doc.node(spans[tag]));
+      REQUIRE(attrs.size() == std::min<std::size_t>(count, kMaxAttributes));
+      for (std::size_t k = 0; k < attrs.size(); ++k)
+        CHECK(attrs[k].name == "a" + std::to_string(tag) + "_" + std::to_string(k));
+    }
+  }
+}
+
 TEST_CASE("regions after end tags, at every offset and at the input's end") {
   // find_regions' scan passes over `</` sixteen bytes at a time, reading the byte after
   // each `<`: an extension tag, a comment or a template right after an end tag, at

@@ -867,13 +867,20 @@ private:
     n.span.end = std::max({n.span.end, end, n.span.begin});
     if (implicit) {
       n.implicitly_closed = true;
-      if (o.kind == NodeKind::Element && !(o.flags & kVoid))
-        warn(n.span.begin, "<" + std::string(o.tag) + "> opened here is never closed");
-      else if (o.kind == NodeKind::Table)
-        warn(n.span.begin, "{| opened here is never closed");
+      if ((o.kind == NodeKind::Element && !(o.flags & kVoid)) || o.kind == NodeKind::Table)
+        warn_never_closed(o, n);
     }
     if (o.node == pre_node_) pre_node_ = kNoNode;
     stack_.pop_back();
+  }
+
+  // Out of line: inlined, the message building made every close_top save and restore
+  // six registers, for a warning a page gives a few times.
+  __attribute__((cold, noinline)) void warn_never_closed(const Open& o, const Node& n) {
+    if (o.kind == NodeKind::Element)
+      warn(n.span.begin, "<" + std::string(o.tag) + "> opened here is never closed");
+    else
+      warn(n.span.begin, "{| opened here is never closed");
   }
 
   // Pops everything above index i (recovered closes), then i itself.

@@ -737,13 +737,18 @@ private:
 
   // First region whose end is after `pos`. Scans move forward through the page, so the
   // previous answer or the one after it is almost always right; binary search otherwise.
-  std::size_t region_at_or_after(std::uint32_t pos) const {
+  // The hint's checks inline, the search out of line: most calls are answered by the
+  // hint, and as one function every call paid for the search's frame.
+  __attribute__((always_inline)) std::size_t region_at_or_after(std::uint32_t pos) const {
     const std::size_t n = regions_.size();
     std::size_t h = region_hint_;
     if (h <= n && (h == 0 || regions_[h - 1].end <= pos)) {
       if (h == n || regions_[h].end > pos) return h;
       if (h + 1 == n || regions_[h + 1].end > pos) return region_hint_ = h + 1;
     }
+    return search_region(pos);
+  }
+  __attribute__((noinline)) std::size_t search_region(std::uint32_t pos) const {
     auto it = std::upper_bound(regions_.begin(), regions_.end(), pos,
                                [](std::uint32_t p, const Region& r) { return p < r.end; });
     return region_hint_ = static_cast<std::size_t>(it - regions_.begin());

@@ -70,6 +70,36 @@ WIKIC_SCAN_INLINE std::uint32_t scan_byte(const char* base, std::uint32_t from, 
   return from;
 }
 
+// The next byte in [from, to) that can open or close a region for find_regions: a `<`
+// not followed by `/`, a `{` or a `}`. End tags are half the `<` of a page and never
+// open a region (comments and extension tags start `<!` and `<letter`); rejected here,
+// they no longer stop the scan. The byte after a `<` is read up to `end`, past `to`.
+WIKIC_SCAN_INLINE std::uint32_t scan_region_start(const char* base, std::uint32_t from, std::uint32_t to,
+                                                  std::uint32_t end) {
+#ifdef __SSE2__
+  const auto hits = [base](std::uint32_t at) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + at));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + at + 1));
+    __m128i hit = _mm_andnot_si128(_mm_cmpeq_epi8(next, _mm_set1_epi8('/')),
+                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('{')));
+    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('}')));
+    return static_cast<unsigned>(_mm_movemask_epi8(hit));
+  };
+  for (; from + 16 <= to && from + 17 <= end; from += 16)
+    if (unsigned m = hits(from)) return from + static_cast<std::uint32_t>(__builtin_ctz(m));
+  if (from < to && from + 17 <= end) {
+    unsigned m = hits(from) & ((1u << (to - from)) - 1u);
+    return m ? from + static_cast<std::uint32_t>(__builtin_ctz(m)) : to;
+  }
+#endif
+  for (; from < to; ++from) {
+    const char c = base[from];
+    if ((c == '<' && !(from + 1 < end && base[from + 1] == '/')) || c == '{' || c == '}') break;
+  }
+  return from;
+}
+
 // --- character helpers -------------------------------------------------------------
 
 // Byte classes in one table: the name and attribute scans test every byte of every tag,
@@ -560,20 +590,26 @@ private:
     // `<ref>` spam linear instead of rescanning the rest of the page each time.
     std::vector<std::pair<std::string_view, std::uint32_t>> no_close;
 
+    // The markers through a local pointer and count, and `limit` (the next marker's
+    // start) kept from one byte met to the next: read through the vector, they were
+    // reloaded and the size divided again at every `<` and brace of the page, since
+    // pushing a region may, for all the compiler knows, change them.
+    const Region* const semantic = semantic_regions.data();
+    const std::size_t semantic_count = semantic_regions.size();
+    std::uint32_t limit = semantic_count > 0 ? semantic[0].begin : n;
     std::uint32_t i = 0;
     while (i < n) {
-      if (next_semantic < semantic_regions.size() && semantic_regions[next_semantic].begin <= i) {
-        const Region& s = semantic_regions[next_semantic++];
+      if (next_semantic < semantic_count && semantic[next_semantic].begin <= i) {
+        const Region& s = semantic[next_semantic++];
+        limit = next_semantic < semantic_count ? semantic[next_semantic].begin : n;
         if (s.begin == i || s.end > i) {
           regions_.push_back(s);
           i = std::max(i, s.end);
           continue;
         }
       }
-      std::uint32_t limit = next_semantic < semantic_regions.size()
-                                ? semantic_regions[next_semantic].begin : n;
       // Skip quickly to the next byte that can open or close a region.
-      i = scan_for<'<', '{', '}'>(t.data(), i, limit, n);
+      i = scan_region_start(t.data(), i, limit, n);
       if (i >= limit) {
         if (i >= n) break;
         continue;
@@ -701,13 +737,18 @@ private:
 
   // First region whose end is after `pos`. Scans move forward through the page, so the
   // previous answer or the one after it is almost always right; binary search otherwise.
-  std::size_t region_at_or_after(std::uint32_t pos) const {
+  // The hint's checks inline, the search out of line: most calls are answered by the
+  // hint, and as one function every call paid for the search's frame.
+  __attribute__((always_inline)) std::size_t region_at_or_after(std::uint32_t pos) const {
     const std::size_t n = regions_.size();
     std::size_t h = region_hint_;
     if (h <= n && (h == 0 || regions_[h - 1].end <= pos)) {
       if (h == n || regions_[h].end > pos) return h;
       if (h + 1 == n || regions_[h + 1].end > pos) return region_hint_ = h + 1;
     }
+    return search_region(pos);
+  }
+  __attribute__((noinline)) std::size_t search_region(std::uint32_t pos) const {
     auto it = std::upper_bound(regions_.begin(), regions_.end(), pos,
                                [](std::uint32_t p, const Region& r) { return p < r.end; });
     return region_hint_ = static_cast<std::size_t>(it - regions_.begin());
@@ -831,13 +872,20 @@ private:
     n.span.end = std::max({n.span.end, end, n.span.begin});
     if (implicit) {
       n.implicitly_closed = true;
-      if (o.kind == NodeKind::Element && !(o.flags & kVoid))
-        warn(n.span.begin, "<" + std::string(o.tag) + "> opened here is never closed");
-      else if (o.kind == NodeKind::Table)
-        warn(n.span.begin, "{| opened here is never closed");
+      if ((o.kind == NodeKind::Element && !(o.flags & kVoid)) || o.kind == NodeKind::Table)
+        warn_never_closed(o, n);
     }
     if (o.node == pre_node_) pre_node_ = kNoNode;
     stack_.pop_back();
+  }
+
+  // Out of line: inlined, the message building made every close_top save and restore
+  // six registers, for a warning a page gives a few times.
+  __attribute__((cold, noinline)) void warn_never_closed(const Open& o, const Node& n) {
+    if (o.kind == NodeKind::Element)
+      warn(n.span.begin, "<" + std::string(o.tag) + "> opened here is never closed");
+    else
+      warn(n.span.begin, "{| opened here is never closed");
   }
 
   // Pops everything above index i (recovered closes), then i itself.
@@ -1039,20 +1087,47 @@ private:
     }
   }
 
+  // End of the attribute name starting at `nb`, or `e`. Names are mostly 2 to 7 bytes
+  // (class, style, colspan): one load classifies them where the byte loop took a
+  // lookup, a test and a branch per byte.
+  std::uint32_t attribute_name_end(std::uint32_t nb, std::uint32_t e) const {
+#ifdef __SSE2__
+    const char* base = text_.data();
+    while (nb + 16 <= text_end()) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + nb));
+      const __m128i lowered = _mm_or_si128(v, _mm_set1_epi8(0x20));
+      __m128i name = _mm_and_si128(_mm_cmpgt_epi8(lowered, _mm_set1_epi8('a' - 1)),
+                                   _mm_cmplt_epi8(lowered, _mm_set1_epi8('z' + 1)));
+      // `-` `.` `/` digits `:` are 0x2D…0x3A; all but `/` are name bytes.
+      name = _mm_or_si128(name, _mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
+                                                 _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('-' - 1)),
+                                                               _mm_cmplt_epi8(v, _mm_set1_epi8(':' + 1)))));
+      name = _mm_or_si128(name, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+      // The sign bits are the non-ASCII bytes, all name bytes.
+      const unsigned stop = ~static_cast<unsigned>(_mm_movemask_epi8(name) | _mm_movemask_epi8(v)) & 0xFFFFu;
+      if (stop) return std::min(nb + static_cast<std::uint32_t>(__builtin_ctz(stop)), e);
+      nb += 16;
+      if (nb >= e) return e;
+    }
+#endif
+    while (nb < e && is_attribute_name_byte(text_[nb])) ++nb;
+    return nb;
+  }
+
   void parse_attributes(NodeId id, std::uint32_t b, std::uint32_t e) {
     if (id == kNoNode) return;
+    // Adding attributes never moves the node array, so `n` stays valid.
     Node& n = doc_.mutable_node(id);
     n.attr_begin = 0;
     n.attr_count = 0;
     std::uint32_t i = b;
-    auto name_char = is_attribute_name_byte;
     while (i < e) {
       if (!has_class(text_[i], kAttrStartByte)) {
         ++i;
         continue;
       }
       std::uint32_t nb = i;
-      while (i < e && name_char(text_[i])) ++i;
+      i = attribute_name_end(nb, e);
       Attribute a;
       a.name = std::string_view(text_.data() + nb, i - nb);
       std::uint32_t j = i;
@@ -1075,22 +1150,21 @@ private:
         }
       }
       a.span = {nb, i};
-      if (doc_.node(id).attr_count >= kMaxAttributes) {
+      if (n.attr_count >= kMaxAttributes) {
         warn(nb, "more than " + std::to_string(kMaxAttributes) + " attributes on " +
-                     describe(doc_.node(id)) + "; the rest are dropped");
+                     describe(n) + "; the rest are dropped");
         break;
       }
       std::uint32_t at = doc_.add_attribute(a);
-      Node& m = doc_.mutable_node(id);
-      if (m.attr_count == 0) m.attr_begin = at;
-      ++m.attr_count;
+      if (n.attr_count == 0) n.attr_begin = at;
+      ++n.attr_count;
       // Sanitizer::decodeTagAttributes keeps the last of a repeated name; a browser
       // given the raw HTML keeps the first. Both are worth knowing when they differ.
-      auto attrs = doc_.attributes(m);
+      auto attrs = doc_.attributes(n);
       for (std::size_t k = 0; k + 1 < attrs.size(); ++k) {
         const Attribute& earlier = attrs[k];
         if (iequals(earlier.name, a.name)) {
-          warn(nb, "duplicate attribute '" + std::string(a.name) + "' on " + describe(m) +
+          warn(nb, "duplicate attribute '" + std::string(a.name) + "' on " + describe(n) +
                        ": a browser keeps the first (" + std::string(earlier.name) + "=\"" +
                        std::string(earlier.value) + "\"), MediaWiki's Sanitizer keeps the last (" +
                        std::string(a.name) + "=\"" + std::string(a.value) + "\")");
@@ -1365,7 +1439,9 @@ private:
     inline_segment(start, le);
   }
 
-  bool in_region(std::uint32_t pos) const {
+  // Inline: asked for about every line (`{|`, table lines, headings, lists), and the
+  // hint answers it in a few instructions.
+  __attribute__((always_inline)) bool in_region(std::uint32_t pos) const {
     std::size_t r = region_at_or_after(pos);
     return r < regions_.size() && regions_[r].begin <= pos;
   }

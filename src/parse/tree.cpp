@@ -85,6 +85,11 @@ const char* to_string(NodeKind kind) {
 
 Document::Document() = default;
 
+// Doubling, as push_back would; out of line so add_attribute stays a copy and a compare.
+__attribute__((noinline)) void Document::grow_attributes() {
+  attributes_.reserve(attributes_.capacity() * 2 + 16);
+}
+
 std::uint16_t Document::add_source(std::string text) {
   return add_source_view(keep(std::move(text)));
 }

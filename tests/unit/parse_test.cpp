@@ -76,6 +76,99 @@ TEST_CASE("table rows and cells carry attributes and class lists") {
   CHECK(sink.all().empty());
 }
 
+TEST_CASE("attribute names: every name byte, across 16-byte blocks and at the input's end") {
+  // The name's end is found sixteen bytes at a time: names of every length up to three
+  // blocks, made of each kind of name byte, followed by each kind of byte that ends one,
+  // with the tag placed so the name runs up to the end of the input as well.
+  const std::string kNameBytes = "aZ09:_-.\xc3\xa9";
+  for (std::size_t len = 1; len <= 40; ++len) {
+    std::string name = "x";
+    for (std::size_t k = 1; k < len; ++k) name += kNameBytes[k % kNameBytes.size()];
+    for (std::string_view after : {"=\"v\">", " >", "/>", "\"q\">", "=v>", ""}) {
+      support::DiagnosticSink sink;
+      std::string text = "<span " + name + std::string(after);
+      if (after.empty()) text += ">";  // the name ends at the tag's end
+      Document doc = parse_document(text, sink);
+      auto spans = find_all(doc, NodeKind::Element, "span");
+      REQUIRE(spans.size() == 1);
+      auto attrs = doc.attributes(doc.node(spans[0]));
+      REQUIRE(!attrs.empty());
+      CHECK(attrs[0].name == name);
+    }
+    // A name ending at a cell's `|`, the attributes' end there.
+    support::DiagnosticSink sink;
+    Document doc = parse_document("{|\n| " + name + "|" + name + "\n|}", sink);
+    auto cells = find_all(doc, NodeKind::TableCell);
+    REQUIRE(cells.size() == 1);
+    auto attrs = doc.attributes(doc.node(cells[0]));
+    REQUIRE(attrs.size() == 1);
+    CHECK(attrs[0].name == name);
+  }
+}
+
+TEST_CASE("attributes past the reserved room and past the limit keep their order") {
+  // The attribute array grows out of line when full: a page whose tags hold far more
+  // attributes than its size suggests grows it several times.
+  for (std::size_t count : {1u, 40u, 100u, 128u, 200u}) {
+    std::string text;
+    for (int tag = 0; tag < 3; ++tag) {
+      text += "<span";
+      for (std::size_t k = 0; k < count; ++k) text += " a" + std::to_string(tag) + "_" + std::to_string(k);
+      text += ">";
+    }
+    support::DiagnosticSink sink;
+    Document doc = parse_document(text, sink);
+    auto spans = find_all(doc, NodeKind::Element, "span");
+    REQUIRE(spans.size() == 3);
+    for (int tag = 0; tag < 3; ++tag) {
+      auto attrs = doc.attributes(doc.node(spans[tag]));
+      REQUIRE(attrs.size() == std::min<std::size_t>(count, kMaxAttributes));
+      for (std::size_t k = 0; k < attrs.size(); ++k)
+        CHECK(attrs[k].name == "a" + std::to_string(tag) + "_" + std::to_string(k));
+    }
+  }
+}
+
+TEST_CASE("regions after end tags, at every offset and at the input's end") {
+  // find_regions' scan passes over `</` sixteen bytes at a time, reading the byte after
+  // each `<`: an extension tag, a comment or a template right after an end tag, at
+  // every offset across two blocks, ending the input or not.
+  for (std::size_t pad = 0; pad <= 40; ++pad) {
+    for (std::string_view tail : {"", " after"}) {
+      const std::string before = std::string(pad, 'x') + "</b>";
+      support::DiagnosticSink sink;
+      Document doc = parse_document(before + "<ref>r</ref></b>" + std::string(tail), sink);
+      CHECK(find_all(doc, NodeKind::ExtensionTag, "ref").size() == 1);
+      Document comment = parse_document(before + "<!--c-->" + std::string(tail), sink);
+      CHECK(find_all(comment, NodeKind::Comment).size() == 1);
+      Document braces = parse_document(before + "{{t}}" + std::string(tail), sink);
+      CHECK(find_all(braces, NodeKind::Template).size() == 1);
+    }
+    // An extension tag just before a semantic marker: the scan stops at the marker, so
+    // its last block is cut short of the text's end.
+    for (std::string_view tag : {"<ref/>", "</b><ref/>", "<!---->"}) {
+      support::DiagnosticSink sink;
+      const std::string text = std::string(pad, 'x') + std::string(tag) + "M" + std::string(20, 'y');
+      ParseInput in;
+      in.text = text;
+      SemanticNodeRef ref;
+      const auto at = static_cast<std::uint32_t>(pad + tag.size());
+      ref.marker = {at, at + 1};
+      ref.name = "Row";
+      in.semantic.push_back(ref);
+      Document doc = parse_document(in, sink);
+      CHECK(find_all(doc, NodeKind::SemanticTemplate).size() == 1);
+      CHECK(find_all(doc, NodeKind::ExtensionTag).size() + find_all(doc, NodeKind::Comment).size() == 1);
+    }
+    // `<` and `</` as the input's last bytes.
+    support::DiagnosticSink sink;
+    CHECK(parse_document(std::string(pad, 'x') + "<", sink).size() >= 1);
+    CHECK(parse_document(std::string(pad, 'x') + "</", sink).size() >= 1);
+    Document doc = parse_document(std::string(pad, 'x') + "<nowiki/>", sink);
+    CHECK(find_all(doc, NodeKind::Nowiki).size() == 1);
+  }
+}
+
 TEST_CASE("walk gives the ancestor path from the root") {
   support::DiagnosticSink sink;
   Document doc = parse_document(

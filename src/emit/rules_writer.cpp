@@ -96,28 +96,72 @@ Word load(const char* p) {
 }
 #endif
 
-// Whether no format changes any byte of `s`: then every printer copies it as it is, and
-// one check answers for all three. Most strings of a page are such, and short (half of
-// a seed page's are below 16 bytes): one vector check for any length from 4 up to 16
-// bytes (two overlapping loads, the rest of the vector spaces), sixteen bytes a step
-// above with an overlapping last step, and the bytes one by one below 4.
-bool verbatim_everywhere(std::string_view s) {
+// Copies `s` to the three files at once and answers whether no format changes any of
+// its bytes: then those copies are what every printer writes, and one look at each byte
+// answers for all three; otherwise they lie in room reserved for the escaped text, which
+// the printers write over. Most strings of a page are such, and short (half of a seed
+// page's are below 16 bytes): a length from 4 up to 16 bytes is two overlapping loads
+// (the rest of the vector spaces), a longer one sixteen bytes a step with an overlapping
+// last step, below 4 the first, middle and last byte. Each piece loaded is checked and
+// stored three times where it was loaded, so a long text costs no call to memcpy per file.
+WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::string_view s) {
   const char* p = s.data();
   std::size_t n = s.size();
 #ifdef __SSE2__
+  auto store = [&](std::size_t at, __m128i v) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to0 + at), v);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to1 + at), v);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to2 + at), v);
+  };
   if (n >= 16) {
-    for (std::size_t i = 0; i + 16 < n; i += 16)
-      if (any_special(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)))) return false;
-    return !any_special(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16)));
+    bool special = false;
+    for (std::size_t i = 0; i + 16 < n; i += 16) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      special |= any_special(v);
+      store(i, v);
+    }
+    __m128i last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16));
+    store(n - 16, last);
+    return !special && !any_special(last);
+  }
+  auto copy = [&](std::size_t at, auto word) {
+    std::memcpy(to0 + at, &word, sizeof word);
+    std::memcpy(to1 + at, &word, sizeof word);
+    std::memcpy(to2 + at, &word, sizeof word);
+  };
+  if (n >= 8) {
+    auto head = load<std::int64_t>(p), tail = load<std::int64_t>(p + n - 8);
+    copy(0, head);
+    copy(n - 8, tail);
+    return !any_special(_mm_set_epi64x(tail, head));
   }
   constexpr std::int32_t spaces = 0x20202020;
-  if (n >= 8) return !any_special(_mm_set_epi64x(load<std::int64_t>(p + n - 8), load<std::int64_t>(p)));
-  if (n >= 4)
-    return !any_special(_mm_set_epi32(spaces, spaces, load<std::int32_t>(p + n - 4), load<std::int32_t>(p)));
+  if (n >= 4) {
+    auto head = load<std::int32_t>(p), tail = load<std::int32_t>(p + n - 4);
+    copy(0, head);
+    copy(n - 4, tail);
+    return !any_special(_mm_set_epi32(spaces, spaces, tail, head));
+  }
+  if (n == 0) return true;
+  // The first, middle and last byte cover every length from 1 to 3 (as put_text copies
+  // them), checked as one word padded with spaces.
+  char first = p[0], middle = p[n / 2], last = p[n - 1];
+  for (char* to : {to0, to1, to2}) {
+    to[0] = first;
+    to[n / 2] = middle;
+    to[n - 1] = last;
+  }
+  std::int32_t word = static_cast<unsigned char>(first) | static_cast<unsigned char>(middle) << 8 |
+                      static_cast<unsigned char>(last) << 16 | 0x20 << 24;
+  return !any_special(_mm_set_epi32(spaces, spaces, spaces, word));
+#else
+  bool special = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    special |= special_byte(static_cast<unsigned char>(p[i]));
+    to0[i] = to1[i] = to2[i] = p[i];
+  }
+  return !special;
 #endif
-  for (std::size_t i = 0; i < n; ++i)
-    if (special_byte(static_cast<unsigned char>(p[i]))) return false;
-  return true;
 }
 
 // JSON string as nlohmann's dump prints it with ensure_ascii off: \" \\ \b \f \n \r \t,
@@ -170,10 +214,22 @@ public:
     out.commit(printing::quoted_as_is(at, version));  // the schema's own version: nothing to escape
   }
   void end_document() { out.commit(put(out.reserve_more(0), "\n}\n")); }
+  /// Where a string field's (`key`) or a list's string item's (no key) opening quote
+  /// goes; text_end writes the rest.
   template <bool checked = true>
-  void string(const Key& key, std::string_view text, bool verbatim = false) {
-    char* at = member(out.reserve_more<checked>(text.size()), key);
-    write(at, text, verbatim);
+  char* text_head(const Key* key, std::size_t size) {
+    char* at = out.reserve_more<checked>(size);
+    return key ? member(at, *key) : next(at);
+  }
+  /// The text after text_head's `at`: if `verbatim`, what is left after it was copied
+  /// one byte past `at` as it is; otherwise all of it, escaped.
+  void text_end(char* at, const Key*, std::string_view text, bool verbatim) {
+    if (verbatim) {
+      *at = '"';
+      return out.commit(put(at + 1 + text.size(), '"'));
+    }
+    out.commit(at);
+    json_string(out, text);
   }
   template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
@@ -193,8 +249,6 @@ public:
   void end_list() { close<checked>(']'); }
   template <bool checked = true>
   void empty_list(const Key& key) { out.commit(put(member(out.reserve_more<checked>(0), key), "[]")); }
-  template <bool checked = true>
-  void item(std::string_view text, bool verbatim = false) { write(next(out.reserve_more<checked>(text.size())), text, verbatim); }
   template <bool checked = true>
   void begin_item() {
     char* at = next(out.reserve_more<checked>(0));
@@ -219,11 +273,6 @@ private:
   std::size_t depth_ = 0;
   std::size_t inline_from_ = max_depth;  ///< depths from here on are inside a one-line record
 
-  void write(char* at, std::string_view text, bool verbatim) {
-    if (verbatim) return out.commit(printing::quoted_as_is(at, text));
-    out.commit(at);
-    json_string(out, text);
-  }
   char* next(char* at) {
     std::size_t depth = depth_;
     bool first = first_[depth];
@@ -264,10 +313,23 @@ public:
     out.commit(printing::quoted_as_is(at, version));  // the schema's own version: nothing to escape
   }
   void end_document() { out.commit(put(out.reserve_more(0), '\n')); }
+  /// Where a string field's (`key`) or a flow sequence's item's (no key) opening quote
+  /// goes; text_end writes the rest.
   template <bool checked = true>
-  void string(const Key& key, std::string_view text, bool verbatim = false) {
-    char* at = put(member(out.reserve_more<checked>(text.size()), key), ": ");
-    write(at, text, verbatim);
+  char* text_head(const Key* key, std::size_t size) {
+    char* at = out.reserve_more<checked>(size);
+    if (key) return put(member(at, *key), ": ");
+    if (stack_[depth_].count++ > 0) at = put(at, ", ");
+    return at;
+  }
+  /// As JsonPrinter::text_end.
+  void text_end(char* at, const Key*, std::string_view text, bool verbatim) {
+    if (verbatim) {
+      *at = '"';
+      return out.commit(put(at + 1 + text.size(), '"'));
+    }
+    out.commit(at);
+    printing::yaml_string(out, text);
   }
   template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
@@ -310,12 +372,6 @@ public:
   template <bool checked = true>
   void empty_list(const Key& key) { out.commit(put(member(out.reserve_more<checked>(0), key), ": []")); }
   template <bool checked = true>
-  void item(std::string_view text, bool verbatim = false) {
-    char* at = out.reserve_more<checked>(text.size());
-    if (stack_[depth_].count++ > 0) at = put(at, ", ");
-    write(at, text, verbatim);
-  }
-  template <bool checked = true>
   void begin_item() {
     Frame& f = stack_[depth_];
     ++f.count;
@@ -342,11 +398,6 @@ private:
   Frame stack_[max_depth];
   std::size_t depth_ = 0;
 
-  void write(char* at, std::string_view text, bool verbatim) {
-    if (verbatim) return out.commit(printing::quoted_as_is(at, text));
-    out.commit(at);
-    printing::yaml_string(out, text);
-  }
   char* member(char* at, const Key& key) {
     Frame& f = stack_[depth_];
     std::size_t column = f.column;
@@ -375,17 +426,22 @@ public:
     stack_[0] = {&root, nullptr, true};
   }
   void end_document() { out.commit(put(out.reserve_more(0), stack_[0].name->xml_close)); }
+  /// Where the text of a string field (`key`) or a list's string item (no key: the
+  /// list's singular names it) goes, after its start tag; text_end writes the rest.
   template <bool checked = true>
-  void string(const Key& key, std::string_view text, bool verbatim = false) {
-    char* at = put(child(out.reserve_more<checked>(text.size())), key.xml_open);
-    if (verbatim) {
-      at = printing::put_text(at, text);
-    } else {
-      out.commit(at);
-      escaped(text);
-      at = out.reserve_more<checked>(0);
-    }
-    out.commit(close_tag(at, key));
+  char* text_head(const Key* key, std::size_t size) {
+    char* at = child(out.reserve_more<checked>(size));
+    return put(at, (key ? *key : *stack_[depth_].singular).xml_open);
+  }
+  /// The text after text_head's `at`: if `verbatim`, the end tag after it was copied
+  /// to `at` as it is; otherwise the text escaped and then the end tag.
+  template <bool checked = true>
+  void text_end(char* at, const Key* key, std::string_view text, bool verbatim) {
+    const Key& name = key ? *key : *stack_[depth_].singular;
+    if (verbatim) return out.commit(close_tag(at + text.size(), name));
+    out.commit(at);
+    escaped(text);
+    out.commit(close_tag(out.reserve_more<checked>(0), name));
   }
   template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
@@ -421,8 +477,6 @@ public:
     }
     out.commit(at);
   }
-  template <bool checked = true>
-  void item(std::string_view text, bool verbatim = false) { string<checked>(*stack_[depth_].singular, text, verbatim); }
   template <bool checked = true>
   void begin_item() {
     bool lines = stack_[depth_].lines;
@@ -910,12 +964,7 @@ struct RulesWriter::Printers {
     json.end_document();
   }
   template <bool checked = true>
-  void string(const Key& key, std::string_view text) {
-    bool verbatim = verbatim_everywhere(text);
-    yaml.string<checked>(key, text, verbatim);
-    xml.string<checked>(key, text, verbatim);
-    json.string<checked>(key, text, verbatim);
-  }
+  void string(const Key& key, std::string_view text) { text_event<checked>(&key, text); }
   template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
     yaml.plain<checked>(key, text);
@@ -953,11 +1002,19 @@ struct RulesWriter::Printers {
     json.empty_list<checked>(key);
   }
   template <bool checked = true>
-  void item(std::string_view text) {
-    bool verbatim = verbatim_everywhere(text);
-    yaml.item<checked>(text, verbatim);
-    xml.item<checked>(text, verbatim);
-    json.item<checked>(text, verbatim);
+  void item(std::string_view text) { text_event<checked>(nullptr, text); }
+  /// A string field (`key`) or item (no key): the three files' names and punctuation
+  /// before it, then the text copied to all three while checking that no format
+  /// changes it, then what follows it (or the text escaped, where a format changes it).
+  template <bool checked>
+  void text_event(const Key* key, std::string_view text) {
+    char* y = yaml.text_head<checked>(key, text.size());
+    char* x = xml.text_head<checked>(key, text.size());
+    char* j = json.text_head<checked>(key, text.size());
+    bool verbatim = copy_if_verbatim(y + 1, x, j + 1, text);
+    yaml.text_end(y, key, text, verbatim);
+    xml.text_end<checked>(x, key, text, verbatim);
+    json.text_end(j, key, text, verbatim);
   }
   template <bool checked = true>
   void begin_item() {

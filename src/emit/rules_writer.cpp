@@ -63,7 +63,7 @@ enum class ListStyle {
   lines,     ///< records, each on one line of its own in JSON and XML (YAML: as records)
 };
 
-constexpr std::size_t max_depth = 16;  // the layout nests 7 deep
+constexpr std::size_t max_depth = 14;  // the layout nests 7 deep
 // A plain value's text is at most 25 bytes (a double's 17 digits, sign, point and
 // exponent); its buffer is readable this far, so it is copied as a fixed-size piece.
 constexpr std::size_t plain_room = 32;

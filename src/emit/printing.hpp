@@ -121,7 +121,12 @@ struct Key {
   };
   Form json;       ///< "name": (with the space)
   Form json_inline;  ///< "name": (without it: inside a record written on one line)
+  // The same before a string value, with its opening quote: a string field's name and
+  // punctuation are one copy.
+  Form json_text;         ///< "name": "
+  Form json_inline_text;  ///< "name":"
   Form yaml;       ///< name
+  Form yaml_text;  ///< name: "
   Form xml_open;   ///< <name>
   Form xml_close;  ///< </name> and a line break (left off inside a record on one line)
 
@@ -132,7 +137,15 @@ struct Key {
     json_inline.add("\"");
     json_inline.add(name);
     json_inline.add("\":");
+    json_text.add("\"");
+    json_text.add(name);
+    json_text.add("\": \"");
+    json_inline_text.add("\"");
+    json_inline_text.add(name);
+    json_inline_text.add("\":\"");
     yaml.add(name);
+    yaml_text.add(name);
+    yaml_text.add(": \"");
     xml_open.add("<");
     xml_open.add(name);
     xml_open.add(">");

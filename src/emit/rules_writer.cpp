@@ -215,21 +215,19 @@ public:
     out.commit(printing::quoted_as_is(at, version));  // the schema's own version: nothing to escape
   }
   void end_document() { out.commit(put(out.reserve_more(0), "\n}\n")); }
-  /// Where a string field's (`key`) or a list's string item's (no key) opening quote
-  /// goes; text_end writes the rest.
-  template <bool checked = true>
+  /// Where a string field's (`key`, a `field`) or a list's string item's text goes,
+  /// after its opening quote; text_end writes the rest.
+  template <bool checked, bool field>
   char* text_head(const Key* key, std::size_t size) {
     char* at = out.reserve_more<checked>(size);
-    return key ? member(at, *key) : next(at);
+    if constexpr (field) return put(next(at), depth_ >= inline_from_ ? key->json_inline_text : key->json_text);
+    return put(next(at), '"');
   }
-  /// The text after text_head's `at`: if `verbatim`, what is left after it was copied
-  /// one byte past `at` as it is; otherwise all of it, escaped.
-  void text_end(char* at, const Key*, std::string_view text, bool verbatim) {
-    if (verbatim) {
-      *at = '"';
-      return out.commit(put(at + 1 + text.size(), '"'));
-    }
-    out.commit(at);
+  /// The text after text_head's `at`: if `verbatim`, the closing quote after it was
+  /// copied to `at` as it is; otherwise the text escaped, from its opening quote on.
+  void text_end(char* at, std::string_view text, bool verbatim) {
+    if (verbatim) return out.commit(put(at + text.size(), '"'));
+    out.commit(at - 1);
     json_string(out, text);
   }
   template <bool checked = true>
@@ -314,22 +312,19 @@ public:
     out.commit(printing::quoted_as_is(at, version));  // the schema's own version: nothing to escape
   }
   void end_document() { out.commit(put(out.reserve_more(0), '\n')); }
-  /// Where a string field's (`key`) or a flow sequence's item's (no key) opening quote
-  /// goes; text_end writes the rest.
-  template <bool checked = true>
+  /// Where a string field's (`key`, a `field`) or a flow sequence's item's text goes,
+  /// after its opening quote; text_end writes the rest.
+  template <bool checked, bool field>
   char* text_head(const Key* key, std::size_t size) {
     char* at = out.reserve_more<checked>(size);
-    if (key) return put(member(at, *key), ": ");
+    if constexpr (field) return put(line(at), key->yaml_text);
     if (stack_[depth_].count++ > 0) at = put(at, ", ");
-    return at;
+    return put(at, '"');
   }
   /// As JsonPrinter::text_end.
-  void text_end(char* at, const Key*, std::string_view text, bool verbatim) {
-    if (verbatim) {
-      *at = '"';
-      return out.commit(put(at + 1 + text.size(), '"'));
-    }
-    out.commit(at);
+  void text_end(char* at, std::string_view text, bool verbatim) {
+    if (verbatim) return out.commit(put(at + text.size(), '"'));
+    out.commit(at - 1);
     printing::yaml_string(out, text);
   }
   template <bool checked = true>
@@ -399,12 +394,14 @@ private:
   Frame stack_[max_depth];
   std::size_t depth_ = 0;
 
-  char* member(char* at, const Key& key) {
+  /// The line a member of the current map starts.
+  char* line(char* at) {
     Frame& f = stack_[depth_];
     std::size_t column = f.column;
     if (f.count++ > 0 || !f.inline_first) at = line_break(at, false, column);
-    return put(at, key.yaml);
+    return at;
   }
+  char* member(char* at, const Key& key) { return put(line(at), key.yaml); }
 };
 
 // pugixml's print(format_indent, "  "): one element per line, text inline
@@ -427,18 +424,23 @@ public:
     stack_[0] = {&root, nullptr, true};
   }
   void end_document() { out.commit(put(out.reserve_more(0), stack_[0].name->xml_close)); }
-  /// Where the text of a string field (`key`) or a list's string item (no key: the
-  /// list's singular names it) goes, after its start tag; text_end writes the rest.
-  template <bool checked = true>
+  /// The element a string field's text (`key`, a `field`) or a list's string item
+  /// goes in: the list's singular names an item.
+  template <bool field>
+  const Key& text_element(const Key* key) const {
+    if constexpr (field) return *key;
+    return *stack_[depth_].singular;
+  }
+  /// Where the text goes, after its start tag; text_end writes the rest.
+  template <bool checked, bool field>
   char* text_head(const Key* key, std::size_t size) {
-    char* at = child(out.reserve_more<checked>(size));
-    return put(at, (key ? *key : *stack_[depth_].singular).xml_open);
+    return put(child(out.reserve_more<checked>(size)), text_element<field>(key).xml_open);
   }
   /// The text after text_head's `at`: if `verbatim`, the end tag after it was copied
   /// to `at` as it is; otherwise the text escaped and then the end tag.
-  template <bool checked = true>
+  template <bool checked, bool field>
   void text_end(char* at, const Key* key, std::string_view text, bool verbatim) {
-    const Key& name = key ? *key : *stack_[depth_].singular;
+    const Key& name = text_element<field>(key);
     if (verbatim) return out.commit(close_tag(at + text.size(), name));
     out.commit(at);
     escaped(text);
@@ -965,7 +967,7 @@ struct RulesWriter::Printers {
     json.end_document();
   }
   template <bool checked = true>
-  void string(const Key& key, std::string_view text) { text_event<checked>(&key, text); }
+  void string(const Key& key, std::string_view text) { text_event<checked, true>(&key, text); }
   template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
     yaml.plain<checked>(key, text);
@@ -1003,19 +1005,20 @@ struct RulesWriter::Printers {
     json.empty_list<checked>(key);
   }
   template <bool checked = true>
-  void item(std::string_view text) { text_event<checked>(nullptr, text); }
-  /// A string field (`key`) or item (no key): the three files' names and punctuation
-  /// before it, then the text copied to all three while checking that no format
-  /// changes it, then what follows it (or the text escaped, where a format changes it).
-  template <bool checked>
+  void item(std::string_view text) { text_event<checked, false>(nullptr, text); }
+  /// A string field (`key`, a `field`) or item: the three files' names and
+  /// punctuation before it, then the text copied to all three while checking that no
+  /// format changes it, then what follows it (or the text escaped, where a format
+  /// changes it).
+  template <bool checked, bool field>
   void text_event(const Key* key, std::string_view text) {
-    char* y = yaml.text_head<checked>(key, text.size());
-    char* x = xml.text_head<checked>(key, text.size());
-    char* j = json.text_head<checked>(key, text.size());
-    bool verbatim = copy_if_verbatim(y + 1, x, j + 1, text);
-    yaml.text_end(y, key, text, verbatim);
-    xml.text_end<checked>(x, key, text, verbatim);
-    json.text_end(j, key, text, verbatim);
+    char* y = yaml.text_head<checked, field>(key, text.size());
+    char* x = xml.text_head<checked, field>(key, text.size());
+    char* j = json.text_head<checked, field>(key, text.size());
+    bool verbatim = copy_if_verbatim(y, x, j, text);
+    yaml.text_end(y, text, verbatim);
+    xml.text_end<checked, field>(x, key, text, verbatim);
+    json.text_end(j, text, verbatim);
   }
   template <bool checked = true>
   void begin_item() {

@@ -1016,9 +1016,15 @@ struct RulesWriter::Printers {
     char* x = xml.text_head<checked, field>(key, text.size());
     char* j = json.text_head<checked, field>(key, text.size());
     bool verbatim = copy_if_verbatim(y, x, j, text);
-    yaml.text_end(y, text, verbatim);
+    // Most texts some format changes are conditions with " & " in them, which only XML
+    // escapes: where JSON and YAML change no byte (none below 0x20 or above 0x7f, no
+    // quote or backslash: what yaml_string stops at, a superset of json_string's),
+    // their copies stand.
+    bool quoted_verbatim =
+        verbatim || support::scan_special<true, '"', '\\'>(text.data(), 0, text.size()) == text.size();
+    yaml.text_end(y, text, quoted_verbatim);
     xml.text_end<checked, field>(x, key, text, verbatim);
-    json.text_end(j, text, verbatim);
+    json.text_end(j, text, quoted_verbatim);
   }
   template <bool checked = true>
   void begin_item() {

@@ -438,13 +438,12 @@ public:
   }
   /// The text after text_head's `at`: if `verbatim`, the end tag after it was copied
   /// to `at` as it is; otherwise the text escaped and then the end tag.
-  template <bool checked, bool field>
+  template <bool field>
   void text_end(char* at, const Key* key, std::string_view text, bool verbatim) {
     const Key& name = text_element<field>(key);
     if (verbatim) return out.commit(close_tag(at + text.size(), name));
     out.commit(at);
-    escaped(text);
-    out.commit(close_tag(out.reserve_more<checked>(0), name));
+    out.commit(close_tag(escaped(text), name));
   }
   template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
@@ -551,35 +550,43 @@ private:
     }
     out.commit(close_tag(at, *f.name));
   }
-  void escaped(std::string_view s) {
-    out.reserve_more(6 * s.size());
+  /// `s` escaped, at the sink's cursor (it reserves for itself); the cursor after it.
+  /// Entities are padded copies and runs short copies, as everywhere in the printers:
+  /// most escaped texts are conditions with an "&" or two.
+  char* escaped(std::string_view s) {
+    struct Entity {
+      char text[8];
+      std::size_t size;
+    };
+    static constexpr Entity amp{"&amp;", 5}, lt{"&lt;", 4}, gt{"&gt;", 4}, dropped{"", 0},
+        replacement{"\xef\xbf\xbd", 3};
+    char* at = out.reserve_more(6 * s.size());
     std::size_t run = 0;
     for (std::size_t i = 0; (i = support::scan_special<false, '&', '<', '>', '\x7f', '\xef'>(s.data(), i, s.size())) < s.size();
          ++i) {
       auto c = static_cast<unsigned char>(s[i]);
-      const char* entity;
+      const Entity* entity;
+      std::size_t skip = 0;
       if (c == '&') {
-        entity = "&amp;";
+        entity = &amp;
       } else if (c == '<') {
-        entity = "&lt;";
+        entity = &lt;
       } else if (c == '>') {
-        entity = "&gt;";
+        entity = &gt;
       } else if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
-        entity = "";
+        entity = &dropped;
       } else if (c == 0xef && i + 2 < s.size() && s[i + 1] == '\xbf' && (s[i + 2] == '\xbe' || s[i + 2] == '\xbf')) {
-        out.put(s.substr(run, i - run));
-        out.put("\xef\xbf\xbd");
-        i += 2;
-        run = i + 1;
-        continue;
+        entity = &replacement;
+        skip = 2;
       } else {
         continue;
       }
-      out.put(s.substr(run, i - run));
-      out.put(entity);
+      at = printing::put_text(at, s.substr(run, i - run));
+      at = printing::put_padded<sizeof entity->text>(at, entity->text, entity->size);
+      i += skip;
       run = i + 1;
     }
-    out.put(s.substr(run));
+    return printing::put_text(at, s.substr(run));
   }
 };
 
@@ -1023,7 +1030,7 @@ struct RulesWriter::Printers {
     bool quoted_verbatim =
         verbatim || support::scan_special<true, '"', '\\'>(text.data(), 0, text.size()) == text.size();
     yaml.text_end(y, text, quoted_verbatim);
-    xml.text_end<checked, field>(x, key, text, verbatim);
+    xml.text_end<field>(x, key, text, verbatim);
     json.text_end(j, text, quoted_verbatim);
   }
   template <bool checked = true>

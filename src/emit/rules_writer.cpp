@@ -220,7 +220,7 @@ public:
   template <bool checked, bool field>
   char* text_head(const Key* key, std::size_t size) {
     char* at = out.reserve_more<checked>(size);
-    if constexpr (field) return put(next(at), depth_ >= inline_from_ ? key->json_inline_text : key->json_text);
+    if constexpr (field) return member(at, key->json_text, key->json_inline_text);
     return put(next(at), '"');
   }
   /// The text after text_head's `at`: if `verbatim`, the closing quote after it was
@@ -282,9 +282,17 @@ private:
     }
     return line_break(at, !first, 2 * (depth + 1));
   }
-  char* member(char* at, const Key& key) {
-    // the layout's own keys need no escaping
-    return put(next(at), depth_ >= inline_from_ ? key.json_inline : key.json);
+  char* member(char* at, const Key& key) { return member(at, key.json, key.json_inline); }
+  /// A member's name: `form` on a line of its own, `inline_form` (with a leading comma,
+  /// left off for the first member) inside a one-line record. The layout's own keys
+  /// need no escaping.
+  char* member(char* at, const Key::Form& form, const Key::Form& inline_form) {
+    std::size_t depth = depth_;
+    bool first = first_[depth];
+    first_[depth] = false;
+    if (depth >= inline_from_)
+      return printing::put_padded<Key::room>(at, inline_form.text + first, inline_form.size - first);
+    return put(line_break(at, !first, 2 * (depth + 1)), form);
   }
   void open(char* at, char c) {
     first_[++depth_] = true;

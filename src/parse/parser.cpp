@@ -400,17 +400,20 @@ private:
   std::size_t size_ = 0;
 };
 
+// 16 bytes, so that the stack's size is a shift and an entry two stores: an element's
+// name is kTags[tag_index].name, and a pending row's attributes are found again from its
+// start (after the `|-…`) when the row is opened, rather than kept in every entry.
 struct Open {
   NodeId node;
   NodeKind kind;
   std::uint8_t flags = 0;
-  std::string_view tag;
-  std::uint8_t tag_index = 0;  // Elements only: the index of `tag` in kTags
+  std::uint8_t tag_index = 0;  // Elements only: the tag's index in kTags
   // Tables only: a `|-` seen but not yet given a cell. doTableStuff emits <tr> when the
   // first cell comes, so a row without cells leaves no trace in MediaWiki's output.
   bool row_pending = false;
-  std::uint32_t row_b = 0, row_e = 0, row_attr_b = 0;
+  std::uint32_t row_b = 0, row_e = 0;
 };
+static_assert(sizeof(Open) == 16);
 
 struct ListLevel {
   std::size_t index;  // stack index of the List
@@ -454,7 +457,10 @@ public:
     regions_.clear();
     stack_.clear();
     lists_.clear();
-    stack_.push_back({root, doc.node(root).kind, 0, {}});
+    // Room for the deepest stack can_open() allows: open() then pushes without a
+    // capacity check (reserved once per Scratch, not per Builder).
+    stack_.reserve(kMaxNestingDepth + 1);
+    stack_.push_back({root, doc.node(root).kind});
   }
 
   /// Warnings go to `f` by offset instead of to the sink by line:column.
@@ -856,13 +862,25 @@ private:
     return doc_.add_node(kind, src_, {b, e}, top());
   }
 
-  NodeId open(NodeKind kind, std::uint32_t b, std::uint32_t e, std::uint8_t flags = 0,
-              std::string_view tag = {}, std::uint8_t tag_index = 0) {
+  NodeId open(NodeKind kind, std::uint32_t b, std::uint32_t e) {
     if (!can_open()) return kNoNode;
     NodeId id = doc_.add_node(kind, src_, {b, e}, top());
-    doc_.mutable_node(id).name = tag;
-    stack_.push_back({id, kind, flags, tag, tag_index});
+    push_open({id, kind});
     return id;
+  }
+  NodeId open_element(std::uint8_t tag, std::uint32_t b, std::uint32_t e) {
+    if (!can_open()) return kNoNode;
+    NodeId id = doc_.add_node(NodeKind::Element, src_, {b, e}, top());
+    doc_.mutable_node(id).name = kTags[tag].name;
+    push_open({id, NodeKind::Element, kTags[tag].flags, tag});
+    return id;
+  }
+  // can_open() keeps the stack below kMaxNestingDepth and the constructor reserved room
+  // for that: telling the compiler so drops push_back's reallocation path.
+  __attribute__((always_inline)) void push_open(const Open& o) {
+    if (stack_.size() >= kMaxNestingDepth + 1) __builtin_unreachable();
+    if (stack_.size() == stack_.capacity()) __builtin_unreachable();
+    stack_.push_back(o);
   }
 
   // Closes the top node at `end`; `implicit` means its own end markup never came.
@@ -883,7 +901,7 @@ private:
   // six registers, for a warning a page gives a few times.
   __attribute__((cold, noinline)) void warn_never_closed(const Open& o, const Node& n) {
     if (o.kind == NodeKind::Element)
-      warn(n.span.begin, "<" + std::string(o.tag) + "> opened here is never closed");
+      warn(n.span.begin, "<" + std::string(kTags[o.tag_index].name) + "> opened here is never closed");
     else
       warn(n.span.begin, "{| opened here is never closed");
   }
@@ -1263,13 +1281,10 @@ private:
     if (c0 == '|' && c1 == '-') {
       pop_above(table, ts);
       validate_lists();
-      std::uint32_t a = ts + 1;
-      while (a < te && text_[a] == '-') ++a;
       Open& t = stack_[table];
       t.row_pending = true;
       t.row_b = ts;
       t.row_e = te;
-      t.row_attr_b = a;
       return;
     }
     if (c0 == '|' && c1 == '+') {
@@ -1292,8 +1307,11 @@ private:
         inline_segment(ts, te);
         return;
       }
-      if (pending.row_pending)
-        parse_attributes(r, pending.row_attr_b, pending.row_e);
+      if (pending.row_pending) {
+        std::uint32_t a = pending.row_b + 1;  // past `|-…`
+        while (a < pending.row_e && text_[a] == '-') ++a;
+        parse_attributes(r, a, pending.row_e);
+      }
       row = stack_.size() - 1;
     }
     validate_lists();
@@ -2072,7 +2090,6 @@ private:
 
   void start_tag(const Token& t) {
     const TagInfo& info = kTags[t.tag];
-    std::string_view name = info.name;
     if (info.flags & kBlock) {
       close_paragraph(t.b);
       // A block start tag closes an open <p> (HTML "close a p element in button scope").
@@ -2100,7 +2117,7 @@ private:
       implied_close(i, t.b);
     }
     if (!(info.flags & kBlock)) ensure_inline_container(t.b);
-    NodeId id = open(NodeKind::Element, t.b, t.e, info.flags, name, t.tag);
+    NodeId id = open_element(t.tag, t.b, t.e);
     if (id == kNoNode) {
       append_text(t.b, t.e);
       return;
@@ -2115,7 +2132,7 @@ private:
       // Sanitizer turns </br> into <br>; other void end tags are dropped.
       if (t.tag == tag_index("br")) {
         ensure_inline_container(t.b);
-        if (open(NodeKind::Element, t.b, t.e, info.flags, info.name, t.tag) != kNoNode)
+        if (open_element(t.tag, t.b, t.e) != kNoNode)
           close_top(t.e, false);
       }
       return;

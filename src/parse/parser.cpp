@@ -375,9 +375,10 @@ struct Token {
 };
 static_assert(std::size(kTags) <= 256 && sizeof(Token) == 32);
 
-// The tokens of one segment. push() is the lexer's most frequent call (about 6 K per
-// seed page), so it stays inline and only the growth is out of line: as a
-// std::vector::push_back it was an out-of-line call per token.
+// The tokens of one segment. The lexer writes each token (about 6 K per seed page) in
+// place: slot() gives the next entry, cleared, and keep() adds it to the list. Built on
+// the stack and copied in, a token cost two more loads and stores and the spills around
+// them; only the growth is out of line.
 class TokenList {
 public:
   void clear() { size_ = 0; }
@@ -385,19 +386,27 @@ public:
   Token& operator[](std::size_t k) { return store_[k]; }
   const Token* begin() const { return store_.data(); }
   const Token* end() const { return store_.data() + size_; }
-  __attribute__((always_inline)) void push(const Token& t) {
-    if (size_ == store_.size()) [[unlikely]] grow();
-    store_[size_++] = t;
+  __attribute__((always_inline)) Token& slot() {
+    if (size_ == capacity_) [[unlikely]] grow();
+    Token& t = store_.data()[size_];
+    t = Token{};
+    return t;
   }
+  void keep() { ++size_; }
   void swap(TokenList& other) noexcept {
     store_.swap(other.store_);
     std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
   }
 
 private:
-  __attribute__((noinline)) void grow() { store_.resize(store_.size() * 2 + 64); }
+  __attribute__((noinline)) void grow() {
+    store_.resize(store_.size() * 2 + 64);
+    capacity_ = store_.size();
+  }
   std::vector<Token> store_;  // [0, size_) are the tokens; the rest is room
   std::size_t size_ = 0;
+  std::size_t capacity_ = 0;  // store_.size(), kept to spare the division
 };
 
 // 16 bytes, so that the stack's size is a shift and an entry two stores: an element's
@@ -1523,12 +1532,12 @@ private:
         while (r < regions_.size() && regions_[r].end <= i) ++r;
         stop = (r < regions_.size() && regions_[r].begin < e) ? regions_[r].begin : e;
         if (r < regions_.size() && regions_[r].begin <= i) {
-          Token t;
+          Token& t = out.slot();
           t.kind = Tok::Region;
           t.b = regions_[r].begin;
           t.e = std::min(regions_[r].end, e);
           t.ib = static_cast<std::uint32_t>(r);
-          out.push(t);
+          out.keep();
           i = t.e;
           continue;
         }
@@ -1541,12 +1550,12 @@ private:
         std::uint32_t j = i;
         while (j < stop && text_[j] == '\'') ++j;
         if (j - i >= 2) {
-          Token t;
+          quote_scratch_.push_back(out.size());
+          Token& t = out.slot();
           t.kind = Tok::Quote;
           t.b = i;
           t.e = j;
-          quote_scratch_.push_back(out.size());
-          out.push(t);
+          out.keep();
           lexed_quote_ = true;
         }
         i = j;
@@ -1569,11 +1578,11 @@ private:
         if (ok) {
           std::string_view ent = text_.substr(i, j + 1 - i);
           if (decode_entity(ent) != ent) {
-            Token t;
+            Token& t = out.slot();
             t.kind = Tok::Entity;
             t.b = i;
             t.e = j + 1;
-            out.push(t);
+            out.keep();
             i = j + 1;
             continue;
           }
@@ -1584,9 +1593,9 @@ private:
       if (c == '<') {
         // Attribute values may hold regions (`data-x="{{{1|}}}"`), so the tag may end
         // past `stop`.
-        Token t;
+        Token& t = out.slot();
         if (lex_tag(i, stop, e, t)) {
-          out.push(t);
+          out.keep();
           i = t.e;
           continue;
         }
@@ -1600,9 +1609,9 @@ private:
           paired = true;
         }
         auto it = std::lower_bound(pairs.begin(), pairs.end(), std::make_pair(i, 0u));
-        Token t;
+        Token& t = out.slot();
         if (it != pairs.end() && it->first == i && lex_wikilink(i, it->second, pairs, t)) {
-          out.push(t);
+          out.keep();
           i = t.e;
           continue;
         }
@@ -1623,7 +1632,7 @@ private:
         if (ue > u + plen && i < no_ext_close_after) {
           std::uint32_t close = find_outside(ue, e, "]");
           if (close < e) {
-            Token t;
+            Token& t = out.slot();
             t.kind = Tok::ExtLink;
             t.b = i;
             t.e = close + 1;
@@ -1633,7 +1642,7 @@ private:
             while (tx < close && is_space(text_[tx])) ++tx;
             t.ib = tx;
             t.ie = close;
-            out.push(t);
+            out.keep();
             i = close + 1;
             continue;
           }

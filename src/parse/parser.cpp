@@ -438,8 +438,10 @@ struct Scratch {
   std::vector<Region> regions, semantic_regions, outer_regions;
   std::vector<Open> stack;
   std::vector<ListLevel> lists;
-  std::vector<TokenList> token_pool;
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> pair_pool;
+  // One per inline depth (inline_segment goes no deeper than kMaxInlineDepth): fixed, so
+  // a depth's tokens stay in place while a link's text is built one level down.
+  std::array<TokenList, kMaxInlineDepth> token_pool;
+  std::array<std::vector<std::pair<std::uint32_t, std::uint32_t>>, kMaxInlineDepth> pair_pool;
   std::vector<std::uint32_t> link_opens;
   std::vector<std::size_t> quote_scratch;
   std::unique_ptr<Scratch> nested;
@@ -529,8 +531,8 @@ private:
   }
   bool exhausted_ = false;
   std::size_t inline_depth_ = 0;
-  std::vector<TokenList>& token_pool_;
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>& pair_pool_;
+  std::array<TokenList, kMaxInlineDepth>& token_pool_;
+  std::array<std::vector<std::pair<std::uint32_t, std::uint32_t>>, kMaxInlineDepth>& pair_pool_;
   std::vector<std::uint32_t>& link_opens_;
   mutable std::size_t region_hint_ = 0;
   std::vector<std::size_t>& quote_scratch_;  // plan_quotes's list, kept to avoid a malloc per line
@@ -1475,12 +1477,6 @@ private:
 
   // --- inline level ---
 
-  TokenList& tokens_for_depth() {
-    if (token_pool_.size() <= inline_depth_) token_pool_.resize(inline_depth_ + 1);
-    auto& v = token_pool_[inline_depth_];
-    v.clear();
-    return v;
-  }
 
   // The `[[ ]]` pairs of [b, e), where b is the first `[[` the lexer meets: lex() asks
   // only then, since most segments hold no link. Starting there instead of at the
@@ -1516,7 +1512,6 @@ private:
 
 
   void lex(std::uint32_t b, std::uint32_t e, TokenList& out) {
-    if (pair_pool_.size() <= inline_depth_) pair_pool_.resize(inline_depth_ + 1);
     auto& pairs = pair_pool_[inline_depth_];
     bool paired = false;  // pairs are computed at the first `[[`
     std::size_t r = region_at_or_after(b);
@@ -1826,17 +1821,15 @@ private:
       return;
     }
     std::size_t base = stack_.size();
-    auto& toks = tokens_for_depth();
+    TokenList& toks = token_pool_[inline_depth_];
+    toks.clear();
     lex(b, e, toks);
     if (lexed_quote_) plan_quotes(toks, b);
     ++inline_depth_;
-    // Tokens may be referenced after recursion reallocates the pool: copy the list.
-    TokenList local;
-    local.swap(toks);
     // The text between tokens is no token of its own: it is appended as the loop
     // reaches the next token (a quote run's text starts at tb, see plan_quotes).
     std::uint32_t text_from = b;
-    for (const Token& t : local) {
+    for (const Token& t : toks) {
       if (exhausted_) break;
       std::uint32_t text_to = t.kind == Tok::Quote ? t.tb : t.b;
       if (text_to > text_from) {
@@ -1855,8 +1848,6 @@ private:
         break;
       }
     }
-    local.clear();
-    if (token_pool_.size() > inline_depth_) token_pool_[inline_depth_].swap(local);
   }
 
   void quote_op(std::uint8_t op, const Token& t, std::size_t base) {

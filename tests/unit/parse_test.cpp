@@ -273,6 +273,23 @@ TEST_CASE("recovery: unclosed elements, stray end tags, duplicates") {
   for (const auto& d : sink.all()) CHECK(d.format().rfind("Page:", 0) == 0);
 }
 
+TEST_CASE("limits: file captions nest to kMaxInlineDepth, and each level keeps its tokens") {
+  // Each caption is lexed one inline depth down, into that depth's token list; the
+  // deepest level allowed is kMaxInlineDepth - 1, below it the caption stays text.
+  std::string nested;
+  for (std::size_t i = 0; i < kMaxInlineDepth + 4; ++i) nested += "[[File:a.png|x25px|'''b''' ";
+  nested += "c";
+  for (std::size_t i = 0; i < kMaxInlineDepth + 4; ++i) nested += "]] '''d''' [[e]]";
+  support::DiagnosticSink sink;
+  Document doc = parse_document(nested, sink);
+  CHECK(count_kind(doc, NodeKind::FileLink) == kMaxInlineDepth);
+  // Back from a caption, its level goes on with the tokens it had lexed before: the
+  // bold run and link after each `]]` still become nodes (those after the captions
+  // kept as text are text too), as do the bold runs of the captions parsed.
+  CHECK(count_kind(doc, NodeKind::Wikilink) == kMaxInlineDepth);
+  CHECK(count_kind(doc, NodeKind::Bold) == 2 * kMaxInlineDepth - 1);
+}
+
 TEST_CASE("limits: deep nesting and huge inputs degrade with one diagnostic, in linear time") {
   auto t0 = std::chrono::steady_clock::now();
   std::string deep;

@@ -1875,9 +1875,12 @@ private:
           return;
         }
         // Leading apostrophes MW turned into text (runs of 4 or more than 5).
-        append_text(t.tb, t.b);
-        for (std::uint8_t op : t.ops)
-          if (op != kNone) quote_op(op, t, base);
+        if (t.tb < t.b) append_text(t.tb, t.b);
+        // plan_quotes fills ops from the first on, and most runs have one.
+        for (std::uint8_t op : t.ops) {
+          if (op == kNone) break;
+          quote_op(op, t, base);
+        }
         return;
       case Tok::Entity:
         ensure_inline_container(t.b);

@@ -221,26 +221,6 @@ struct NameIndex {
     return -1;
   }
 
-#ifdef __SSE2__
-  // The names zero-padded to 16 bytes, for find_block.
-  alignas(16) char padded[N][16] = {};
-
-  // find() for a name that is the first `size` bytes of a block already lowered (bit
-  // 0x20 set on every byte): one compare per name of its shape, not a loop per byte.
-  // No name is 16 bytes long or longer, so `size` may be cut at 16.
-  int find_block(__m128i lowered, std::size_t size) const {
-    if (size == 0 || size >= 16) return -1;
-    char first = static_cast<char>(_mm_cvtsi128_si32(lowered));
-    if (first < 'a' || first > 'z') return -1;
-    std::size_t shape = static_cast<std::size_t>(first - 'a') * kLengths + size;
-    const unsigned want = (1u << size) - 1u;
-    for (int k = start[shape]; k < start[shape + 1]; ++k) {
-      __m128i n = _mm_load_si128(reinterpret_cast<const __m128i*>(padded[order[k]]));
-      if ((static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(lowered, n))) & want) == want) return order[k];
-    }
-    return -1;
-  }
-#endif
 };
 
 template <std::size_t N>
@@ -249,12 +229,6 @@ constexpr NameIndex<N> index_names(const std::array<std::string_view, N>& names)
   constexpr std::size_t L = NameIndex<N>::kLengths;
   NameIndex<N> index;
   index.names = names;
-#ifdef __SSE2__
-  for (std::size_t k = 0; k < N; ++k) {
-    if (names[k].size() >= 16) throw "find_block needs names shorter than 16 bytes";
-    for (std::size_t i = 0; i < names[k].size(); ++i) index.padded[k][i] = names[k][i];
-  }
-#endif
   std::uint8_t count[26 * L] = {};
   for (std::string_view n : names) ++count[static_cast<std::size_t>(n[0] - 'a') * L + n.size()];
   for (std::size_t s = 0; s < 26 * L; ++s)
@@ -276,6 +250,74 @@ constexpr auto kMarkupTagIndex = index_names([] {
   for (std::size_t k = 0; k < std::size(kIncludeTags); ++k) names[std::size(kTags) + k] = kIncludeTags[k];
   return names;
 }());
+
+#if defined(__SSE2__) && defined(__x86_64__)
+// kMarkupTagIndex by a perfect hash of a name's first eight bytes, for lex_tag, which
+// has the name lowered in a register: the lookup is a multiply and one 16-byte compare,
+// where the table by first letter and length compared against each name of that shape
+// after checks lex_tag has already made.
+template <std::size_t N>
+struct BlockNameHash {
+  static constexpr unsigned kBits = 9;
+  std::uint64_t multiplier = 0;
+  std::uint8_t slot[1u << kBits] = {};  // a name's index + 1; 0 for none
+  // keys[k + 1] is name k zero-padded; keys[0], all zeros, equals no name's block.
+  alignas(16) char keys[N + 1][16] = {};
+  // prefix[n] keeps the first n bytes of a block.
+  alignas(16) char prefix[17][16] = {};
+
+  // The index of the name that is the first `size` bytes (1 to 16) of `lowered`, a block
+  // of alphanumerics lowered by setting bit 0x20 and then anything; -1 if none. No name
+  // is 16 bytes long, so a run cut at 16 bytes is found in none.
+  int find(__m128i lowered, std::size_t size) const {
+    const __m128i key =
+        _mm_and_si128(lowered, _mm_load_si128(reinterpret_cast<const __m128i*>(prefix[size])));
+    const auto low = static_cast<std::uint64_t>(_mm_cvtsi128_si64(key));
+    const unsigned k = slot[(low * multiplier) >> (64 - kBits)];
+    const __m128i name = _mm_load_si128(reinterpret_cast<const __m128i*>(keys[k]));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(key, name)) == 0xFFFF ? static_cast<int>(k) - 1 : -1;
+  }
+};
+
+template <std::size_t N>
+consteval BlockNameHash<N> hash_names(const std::array<std::string_view, N>& names) {
+  static_assert(N < 255);
+  BlockNameHash<N> h;
+  std::uint64_t low[N] = {};
+  for (std::size_t k = 0; k < N; ++k) {
+    if (names[k].empty() || names[k].size() >= 16) throw "names must be 1 to 15 bytes long";
+    for (std::size_t i = 0; i < names[k].size(); ++i) {
+      h.keys[k + 1][i] = names[k][i];
+      if (i < 8) low[k] |= std::uint64_t{static_cast<unsigned char>(names[k][i])} << (8 * i);
+    }
+  }
+  for (std::size_t n = 0; n <= 16; ++n)
+    for (std::size_t i = 0; i < n; ++i) h.prefix[n][i] = static_cast<char>(0xFF);
+  // Odd multipliers from splitmix64 until one sends every name to its own slot.
+  std::uint64_t seed = 0x9E3779B97F4A7C15u;
+  for (int attempt = 0; attempt < 10000; ++attempt) {
+    seed += 0x9E3779B97F4A7C15u;
+    std::uint64_t m = seed;
+    m = (m ^ (m >> 30)) * 0xBF58476D1CE4E5B9u;
+    m = (m ^ (m >> 27)) * 0x94D049BB133111EBu;
+    m = (m ^ (m >> 31)) | 1u;
+    std::uint8_t slot[1u << BlockNameHash<N>::kBits] = {};
+    bool clash = false;
+    for (std::size_t k = 0; k < N && !clash; ++k) {
+      std::uint8_t& s = slot[(low[k] * m) >> (64 - BlockNameHash<N>::kBits)];
+      if (s != 0) clash = true;
+      s = static_cast<std::uint8_t>(k + 1);
+    }
+    if (clash) continue;
+    h.multiplier = m;
+    for (std::size_t s = 0; s < (1u << BlockNameHash<N>::kBits); ++s) h.slot[s] = slot[s];
+    return h;
+  }
+  throw "no multiplier separates the names";
+}
+
+constexpr auto kMarkupTagHash = hash_names(kMarkupTagIndex.names);
+#endif
 
 // Extension tags are opaque to this stage (they are strip markers in MediaWiki by now);
 // `pre` and `nowiki` become literal text.
@@ -1692,7 +1734,7 @@ private:
     if (end_tag) ++j;
     std::uint32_t nb = j;
     int known;
-#ifdef __SSE2__
+#if defined(__SSE2__) && defined(__x86_64__)
     if (nb + 16 <= text_end()) {
       // The name's end and its lookup from one load: a byte loop and a compare loop
       // per tag were most of the cost of lexing one. A run cut at 16 bytes is longer
@@ -1707,7 +1749,7 @@ private:
       j = std::min(nb + static_cast<std::uint32_t>(__builtin_ctz(~alnum)), stop);
       if (j == nb || !is_alpha(text_[nb])) return false;
       if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
-      known = kMarkupTagIndex.find_block(lowered, j - nb);
+      known = kMarkupTagHash.find(lowered, j - nb);
     } else
 #endif
     {

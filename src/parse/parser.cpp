@@ -2147,19 +2147,23 @@ private:
         if (o.kind != NodeKind::Element || (o.flags & kBlock) || is_boundary(o, false)) break;
       }
     }
-    if (t.tag == tag_index("li")) {
-      implied_close(find_open(tag_index("li"), false, tag_set({"ul", "ol", "div", "table"})), t.b);
-    } else if (t.tag == tag_index("dt") || t.tag == tag_index("dd")) {
-      std::size_t i = find_open(tag_index("dd"), false, tag_set({"dl", "div"}));
-      if (i == 0) i = find_open(tag_index("dt"), false, tag_set({"dl", "div"}));
-      implied_close(i, t.b);
-    } else if (t.tag == tag_index("tr")) {
-      std::size_t i = find_open(tag_index("tr"), true);
-      implied_close(i, t.b);
-    } else if (t.tag == tag_index("td") || t.tag == tag_index("th")) {
-      std::size_t i = find_open(tag_index("td"), true, tag_set({"tr"}));
-      if (i == 0) i = find_open(tag_index("th"), true, tag_set({"tr"}));
-      implied_close(i, t.b);
+    // Most start tags (span above all) close nothing: one test of a set skips the chain.
+    constexpr std::uint64_t kImpliesClose = tag_set({"li", "dt", "dd", "tr", "td", "th"});
+    if ((kImpliesClose >> t.tag) & 1u) {
+      if (t.tag == tag_index("li")) {
+        implied_close(find_open(tag_index("li"), false, tag_set({"ul", "ol", "div", "table"})), t.b);
+      } else if (t.tag == tag_index("dt") || t.tag == tag_index("dd")) {
+        std::size_t i = find_open(tag_index("dd"), false, tag_set({"dl", "div"}));
+        if (i == 0) i = find_open(tag_index("dt"), false, tag_set({"dl", "div"}));
+        implied_close(i, t.b);
+      } else if (t.tag == tag_index("tr")) {
+        std::size_t i = find_open(tag_index("tr"), true);
+        implied_close(i, t.b);
+      } else {  // td, th
+        std::size_t i = find_open(tag_index("td"), true, tag_set({"tr"}));
+        if (i == 0) i = find_open(tag_index("th"), true, tag_set({"tr"}));
+        implied_close(i, t.b);
+      }
     }
     if (!(info.flags & kBlock)) ensure_inline_container(t.b);
     NodeId id = open_element(t.tag, t.b, t.e);

@@ -221,26 +221,6 @@ struct NameIndex {
     return -1;
   }
 
-#ifdef __SSE2__
-  // The names zero-padded to 16 bytes, for find_block.
-  alignas(16) char padded[N][16] = {};
-
-  // find() for a name that is the first `size` bytes of a block already lowered (bit
-  // 0x20 set on every byte): one compare per name of its shape, not a loop per byte.
-  // No name is 16 bytes long or longer, so `size` may be cut at 16.
-  int find_block(__m128i lowered, std::size_t size) const {
-    if (size == 0 || size >= 16) return -1;
-    char first = static_cast<char>(_mm_cvtsi128_si32(lowered));
-    if (first < 'a' || first > 'z') return -1;
-    std::size_t shape = static_cast<std::size_t>(first - 'a') * kLengths + size;
-    const unsigned want = (1u << size) - 1u;
-    for (int k = start[shape]; k < start[shape + 1]; ++k) {
-      __m128i n = _mm_load_si128(reinterpret_cast<const __m128i*>(padded[order[k]]));
-      if ((static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(lowered, n))) & want) == want) return order[k];
-    }
-    return -1;
-  }
-#endif
 };
 
 template <std::size_t N>
@@ -249,12 +229,6 @@ constexpr NameIndex<N> index_names(const std::array<std::string_view, N>& names)
   constexpr std::size_t L = NameIndex<N>::kLengths;
   NameIndex<N> index;
   index.names = names;
-#ifdef __SSE2__
-  for (std::size_t k = 0; k < N; ++k) {
-    if (names[k].size() >= 16) throw "find_block needs names shorter than 16 bytes";
-    for (std::size_t i = 0; i < names[k].size(); ++i) index.padded[k][i] = names[k][i];
-  }
-#endif
   std::uint8_t count[26 * L] = {};
   for (std::string_view n : names) ++count[static_cast<std::size_t>(n[0] - 'a') * L + n.size()];
   for (std::size_t s = 0; s < 26 * L; ++s)
@@ -276,6 +250,74 @@ constexpr auto kMarkupTagIndex = index_names([] {
   for (std::size_t k = 0; k < std::size(kIncludeTags); ++k) names[std::size(kTags) + k] = kIncludeTags[k];
   return names;
 }());
+
+#if defined(__SSE2__) && defined(__x86_64__)
+// kMarkupTagIndex by a perfect hash of a name's first eight bytes, for lex_tag, which
+// has the name lowered in a register: the lookup is a multiply and one 16-byte compare,
+// where the table by first letter and length compared against each name of that shape
+// after checks lex_tag has already made.
+template <std::size_t N>
+struct BlockNameHash {
+  static constexpr unsigned kBits = 9;
+  std::uint64_t multiplier = 0;
+  std::uint8_t slot[1u << kBits] = {};  // a name's index + 1; 0 for none
+  // keys[k + 1] is name k zero-padded; keys[0], all zeros, equals no name's block.
+  alignas(16) char keys[N + 1][16] = {};
+  // prefix[n] keeps the first n bytes of a block.
+  alignas(16) char prefix[17][16] = {};
+
+  // The index of the name that is the first `size` bytes (1 to 16) of `lowered`, a block
+  // of alphanumerics lowered by setting bit 0x20 and then anything; -1 if none. No name
+  // is 16 bytes long, so a run cut at 16 bytes is found in none.
+  int find(__m128i lowered, std::size_t size) const {
+    const __m128i key =
+        _mm_and_si128(lowered, _mm_load_si128(reinterpret_cast<const __m128i*>(prefix[size])));
+    const auto low = static_cast<std::uint64_t>(_mm_cvtsi128_si64(key));
+    const unsigned k = slot[(low * multiplier) >> (64 - kBits)];
+    const __m128i name = _mm_load_si128(reinterpret_cast<const __m128i*>(keys[k]));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(key, name)) == 0xFFFF ? static_cast<int>(k) - 1 : -1;
+  }
+};
+
+template <std::size_t N>
+consteval BlockNameHash<N> hash_names(const std::array<std::string_view, N>& names) {
+  static_assert(N < 255);
+  BlockNameHash<N> h;
+  std::uint64_t low[N] = {};
+  for (std::size_t k = 0; k < N; ++k) {
+    if (names[k].empty() || names[k].size() >= 16) throw "names must be 1 to 15 bytes long";
+    for (std::size_t i = 0; i < names[k].size(); ++i) {
+      h.keys[k + 1][i] = names[k][i];
+      if (i < 8) low[k] |= std::uint64_t{static_cast<unsigned char>(names[k][i])} << (8 * i);
+    }
+  }
+  for (std::size_t n = 0; n <= 16; ++n)
+    for (std::size_t i = 0; i < n; ++i) h.prefix[n][i] = static_cast<char>(0xFF);
+  // Odd multipliers from splitmix64 until one sends every name to its own slot.
+  std::uint64_t seed = 0x9E3779B97F4A7C15u;
+  for (int attempt = 0; attempt < 10000; ++attempt) {
+    seed += 0x9E3779B97F4A7C15u;
+    std::uint64_t m = seed;
+    m = (m ^ (m >> 30)) * 0xBF58476D1CE4E5B9u;
+    m = (m ^ (m >> 27)) * 0x94D049BB133111EBu;
+    m = (m ^ (m >> 31)) | 1u;
+    std::uint8_t slot[1u << BlockNameHash<N>::kBits] = {};
+    bool clash = false;
+    for (std::size_t k = 0; k < N && !clash; ++k) {
+      std::uint8_t& s = slot[(low[k] * m) >> (64 - BlockNameHash<N>::kBits)];
+      if (s != 0) clash = true;
+      s = static_cast<std::uint8_t>(k + 1);
+    }
+    if (clash) continue;
+    h.multiplier = m;
+    for (std::size_t s = 0; s < (1u << BlockNameHash<N>::kBits); ++s) h.slot[s] = slot[s];
+    return h;
+  }
+  throw "no multiplier separates the names";
+}
+
+constexpr auto kMarkupTagHash = hash_names(kMarkupTagIndex.names);
+#endif
 
 // Extension tags are opaque to this stage (they are strip markers in MediaWiki by now);
 // `pre` and `nowiki` become literal text.
@@ -375,9 +417,10 @@ struct Token {
 };
 static_assert(std::size(kTags) <= 256 && sizeof(Token) == 32);
 
-// The tokens of one segment. push() is the lexer's most frequent call (about 6 K per
-// seed page), so it stays inline and only the growth is out of line: as a
-// std::vector::push_back it was an out-of-line call per token.
+// The tokens of one segment. The lexer writes each token (about 6 K per seed page) in
+// place: slot() gives the next entry, cleared, and keep() adds it to the list. Built on
+// the stack and copied in, a token cost two more loads and stores and the spills around
+// them; only the growth is out of line.
 class TokenList {
 public:
   void clear() { size_ = 0; }
@@ -385,32 +428,43 @@ public:
   Token& operator[](std::size_t k) { return store_[k]; }
   const Token* begin() const { return store_.data(); }
   const Token* end() const { return store_.data() + size_; }
-  __attribute__((always_inline)) void push(const Token& t) {
-    if (size_ == store_.size()) [[unlikely]] grow();
-    store_[size_++] = t;
+  __attribute__((always_inline)) Token& slot() {
+    if (size_ == capacity_) [[unlikely]] grow();
+    Token& t = store_.data()[size_];
+    t = Token{};
+    return t;
   }
+  void keep() { ++size_; }
   void swap(TokenList& other) noexcept {
     store_.swap(other.store_);
     std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
   }
 
 private:
-  __attribute__((noinline)) void grow() { store_.resize(store_.size() * 2 + 64); }
+  __attribute__((noinline)) void grow() {
+    store_.resize(store_.size() * 2 + 64);
+    capacity_ = store_.size();
+  }
   std::vector<Token> store_;  // [0, size_) are the tokens; the rest is room
   std::size_t size_ = 0;
+  std::size_t capacity_ = 0;  // store_.size(), kept to spare the division
 };
 
+// 16 bytes, so that the stack's size is a shift and an entry two stores: an element's
+// name is kTags[tag_index].name, and a pending row's attributes are found again from its
+// start (after the `|-…`) when the row is opened, rather than kept in every entry.
 struct Open {
   NodeId node;
   NodeKind kind;
   std::uint8_t flags = 0;
-  std::string_view tag;
-  std::uint8_t tag_index = 0;  // Elements only: the index of `tag` in kTags
+  std::uint8_t tag_index = 0;  // Elements only: the tag's index in kTags
   // Tables only: a `|-` seen but not yet given a cell. doTableStuff emits <tr> when the
   // first cell comes, so a row without cells leaves no trace in MediaWiki's output.
   bool row_pending = false;
-  std::uint32_t row_b = 0, row_e = 0, row_attr_b = 0;
+  std::uint32_t row_b = 0, row_e = 0;
 };
+static_assert(sizeof(Open) == 16);
 
 struct ListLevel {
   std::size_t index;  // stack index of the List
@@ -426,8 +480,10 @@ struct Scratch {
   std::vector<Region> regions, semantic_regions, outer_regions;
   std::vector<Open> stack;
   std::vector<ListLevel> lists;
-  std::vector<TokenList> token_pool;
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> pair_pool;
+  // One per inline depth (inline_segment goes no deeper than kMaxInlineDepth): fixed, so
+  // a depth's tokens stay in place while a link's text is built one level down.
+  std::array<TokenList, kMaxInlineDepth> token_pool;
+  std::array<std::vector<std::pair<std::uint32_t, std::uint32_t>>, kMaxInlineDepth> pair_pool;
   std::vector<std::uint32_t> link_opens;
   std::vector<std::size_t> quote_scratch;
   std::unique_ptr<Scratch> nested;
@@ -454,7 +510,10 @@ public:
     regions_.clear();
     stack_.clear();
     lists_.clear();
-    stack_.push_back({root, doc.node(root).kind, 0, {}});
+    // Room for the deepest stack can_open() allows: open() then pushes without a
+    // capacity check (reserved once per Scratch, not per Builder).
+    stack_.reserve(kMaxNestingDepth + 1);
+    stack_.push_back({root, doc.node(root).kind});
   }
 
   /// Warnings go to `f` by offset instead of to the sink by line:column.
@@ -514,8 +573,8 @@ private:
   }
   bool exhausted_ = false;
   std::size_t inline_depth_ = 0;
-  std::vector<TokenList>& token_pool_;
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>& pair_pool_;
+  std::array<TokenList, kMaxInlineDepth>& token_pool_;
+  std::array<std::vector<std::pair<std::uint32_t, std::uint32_t>>, kMaxInlineDepth>& pair_pool_;
   std::vector<std::uint32_t>& link_opens_;
   mutable std::size_t region_hint_ = 0;
   std::vector<std::size_t>& quote_scratch_;  // plan_quotes's list, kept to avoid a malloc per line
@@ -856,13 +915,25 @@ private:
     return doc_.add_node(kind, src_, {b, e}, top());
   }
 
-  NodeId open(NodeKind kind, std::uint32_t b, std::uint32_t e, std::uint8_t flags = 0,
-              std::string_view tag = {}, std::uint8_t tag_index = 0) {
+  NodeId open(NodeKind kind, std::uint32_t b, std::uint32_t e) {
     if (!can_open()) return kNoNode;
     NodeId id = doc_.add_node(kind, src_, {b, e}, top());
-    doc_.mutable_node(id).name = tag;
-    stack_.push_back({id, kind, flags, tag, tag_index});
+    push_open({id, kind});
     return id;
+  }
+  NodeId open_element(std::uint8_t tag, std::uint32_t b, std::uint32_t e) {
+    if (!can_open()) return kNoNode;
+    NodeId id = doc_.add_node(NodeKind::Element, src_, {b, e}, top());
+    doc_.mutable_node(id).name = kTags[tag].name;
+    push_open({id, NodeKind::Element, kTags[tag].flags, tag});
+    return id;
+  }
+  // can_open() keeps the stack below kMaxNestingDepth and the constructor reserved room
+  // for that: telling the compiler so drops push_back's reallocation path.
+  __attribute__((always_inline)) void push_open(const Open& o) {
+    if (stack_.size() >= kMaxNestingDepth + 1) __builtin_unreachable();
+    if (stack_.size() == stack_.capacity()) __builtin_unreachable();
+    stack_.push_back(o);
   }
 
   // Closes the top node at `end`; `implicit` means its own end markup never came.
@@ -883,7 +954,7 @@ private:
   // six registers, for a warning a page gives a few times.
   __attribute__((cold, noinline)) void warn_never_closed(const Open& o, const Node& n) {
     if (o.kind == NodeKind::Element)
-      warn(n.span.begin, "<" + std::string(o.tag) + "> opened here is never closed");
+      warn(n.span.begin, "<" + std::string(kTags[o.tag_index].name) + "> opened here is never closed");
     else
       warn(n.span.begin, "{| opened here is never closed");
   }
@@ -1263,13 +1334,10 @@ private:
     if (c0 == '|' && c1 == '-') {
       pop_above(table, ts);
       validate_lists();
-      std::uint32_t a = ts + 1;
-      while (a < te && text_[a] == '-') ++a;
       Open& t = stack_[table];
       t.row_pending = true;
       t.row_b = ts;
       t.row_e = te;
-      t.row_attr_b = a;
       return;
     }
     if (c0 == '|' && c1 == '+') {
@@ -1292,8 +1360,11 @@ private:
         inline_segment(ts, te);
         return;
       }
-      if (pending.row_pending)
-        parse_attributes(r, pending.row_attr_b, pending.row_e);
+      if (pending.row_pending) {
+        std::uint32_t a = pending.row_b + 1;  // past `|-…`
+        while (a < pending.row_e && text_[a] == '-') ++a;
+        parse_attributes(r, a, pending.row_e);
+      }
       row = stack_.size() - 1;
     }
     validate_lists();
@@ -1448,12 +1519,6 @@ private:
 
   // --- inline level ---
 
-  TokenList& tokens_for_depth() {
-    if (token_pool_.size() <= inline_depth_) token_pool_.resize(inline_depth_ + 1);
-    auto& v = token_pool_[inline_depth_];
-    v.clear();
-    return v;
-  }
 
   // The `[[ ]]` pairs of [b, e), where b is the first `[[` the lexer meets: lex() asks
   // only then, since most segments hold no link. Starting there instead of at the
@@ -1489,7 +1554,6 @@ private:
 
 
   void lex(std::uint32_t b, std::uint32_t e, TokenList& out) {
-    if (pair_pool_.size() <= inline_depth_) pair_pool_.resize(inline_depth_ + 1);
     auto& pairs = pair_pool_[inline_depth_];
     bool paired = false;  // pairs are computed at the first `[[`
     std::size_t r = region_at_or_after(b);
@@ -1505,12 +1569,12 @@ private:
         while (r < regions_.size() && regions_[r].end <= i) ++r;
         stop = (r < regions_.size() && regions_[r].begin < e) ? regions_[r].begin : e;
         if (r < regions_.size() && regions_[r].begin <= i) {
-          Token t;
+          Token& t = out.slot();
           t.kind = Tok::Region;
           t.b = regions_[r].begin;
           t.e = std::min(regions_[r].end, e);
           t.ib = static_cast<std::uint32_t>(r);
-          out.push(t);
+          out.keep();
           i = t.e;
           continue;
         }
@@ -1523,12 +1587,12 @@ private:
         std::uint32_t j = i;
         while (j < stop && text_[j] == '\'') ++j;
         if (j - i >= 2) {
-          Token t;
+          quote_scratch_.push_back(out.size());
+          Token& t = out.slot();
           t.kind = Tok::Quote;
           t.b = i;
           t.e = j;
-          quote_scratch_.push_back(out.size());
-          out.push(t);
+          out.keep();
           lexed_quote_ = true;
         }
         i = j;
@@ -1551,11 +1615,11 @@ private:
         if (ok) {
           std::string_view ent = text_.substr(i, j + 1 - i);
           if (decode_entity(ent) != ent) {
-            Token t;
+            Token& t = out.slot();
             t.kind = Tok::Entity;
             t.b = i;
             t.e = j + 1;
-            out.push(t);
+            out.keep();
             i = j + 1;
             continue;
           }
@@ -1566,9 +1630,9 @@ private:
       if (c == '<') {
         // Attribute values may hold regions (`data-x="{{{1|}}}"`), so the tag may end
         // past `stop`.
-        Token t;
+        Token& t = out.slot();
         if (lex_tag(i, stop, e, t)) {
-          out.push(t);
+          out.keep();
           i = t.e;
           continue;
         }
@@ -1582,9 +1646,9 @@ private:
           paired = true;
         }
         auto it = std::lower_bound(pairs.begin(), pairs.end(), std::make_pair(i, 0u));
-        Token t;
+        Token& t = out.slot();
         if (it != pairs.end() && it->first == i && lex_wikilink(i, it->second, pairs, t)) {
-          out.push(t);
+          out.keep();
           i = t.e;
           continue;
         }
@@ -1605,7 +1669,7 @@ private:
         if (ue > u + plen && i < no_ext_close_after) {
           std::uint32_t close = find_outside(ue, e, "]");
           if (close < e) {
-            Token t;
+            Token& t = out.slot();
             t.kind = Tok::ExtLink;
             t.b = i;
             t.e = close + 1;
@@ -1615,7 +1679,7 @@ private:
             while (tx < close && is_space(text_[tx])) ++tx;
             t.ib = tx;
             t.ie = close;
-            out.push(t);
+            out.keep();
             i = close + 1;
             continue;
           }
@@ -1670,7 +1734,7 @@ private:
     if (end_tag) ++j;
     std::uint32_t nb = j;
     int known;
-#ifdef __SSE2__
+#if defined(__SSE2__) && defined(__x86_64__)
     if (nb + 16 <= text_end()) {
       // The name's end and its lookup from one load: a byte loop and a compare loop
       // per tag were most of the cost of lexing one. A run cut at 16 bytes is longer
@@ -1685,7 +1749,7 @@ private:
       j = std::min(nb + static_cast<std::uint32_t>(__builtin_ctz(~alnum)), stop);
       if (j == nb || !is_alpha(text_[nb])) return false;
       if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
-      known = kMarkupTagIndex.find_block(lowered, j - nb);
+      known = kMarkupTagHash.find(lowered, j - nb);
     } else
 #endif
     {
@@ -1799,17 +1863,15 @@ private:
       return;
     }
     std::size_t base = stack_.size();
-    auto& toks = tokens_for_depth();
+    TokenList& toks = token_pool_[inline_depth_];
+    toks.clear();
     lex(b, e, toks);
     if (lexed_quote_) plan_quotes(toks, b);
     ++inline_depth_;
-    // Tokens may be referenced after recursion reallocates the pool: copy the list.
-    TokenList local;
-    local.swap(toks);
     // The text between tokens is no token of its own: it is appended as the loop
     // reaches the next token (a quote run's text starts at tb, see plan_quotes).
     std::uint32_t text_from = b;
-    for (const Token& t : local) {
+    for (const Token& t : toks) {
       if (exhausted_) break;
       std::uint32_t text_to = t.kind == Tok::Quote ? t.tb : t.b;
       if (text_to > text_from) {
@@ -1828,8 +1890,6 @@ private:
         break;
       }
     }
-    local.clear();
-    if (token_pool_.size() > inline_depth_) token_pool_[inline_depth_].swap(local);
   }
 
   void quote_op(std::uint8_t op, const Token& t, std::size_t base) {
@@ -1857,9 +1917,12 @@ private:
           return;
         }
         // Leading apostrophes MW turned into text (runs of 4 or more than 5).
-        append_text(t.tb, t.b);
-        for (std::uint8_t op : t.ops)
-          if (op != kNone) quote_op(op, t, base);
+        if (t.tb < t.b) append_text(t.tb, t.b);
+        // plan_quotes fills ops from the first on, and most runs have one.
+        for (std::uint8_t op : t.ops) {
+          if (op == kNone) break;
+          quote_op(op, t, base);
+        }
         return;
       case Tok::Entity:
         ensure_inline_container(t.b);
@@ -2072,7 +2135,6 @@ private:
 
   void start_tag(const Token& t) {
     const TagInfo& info = kTags[t.tag];
-    std::string_view name = info.name;
     if (info.flags & kBlock) {
       close_paragraph(t.b);
       // A block start tag closes an open <p> (HTML "close a p element in button scope").
@@ -2085,22 +2147,26 @@ private:
         if (o.kind != NodeKind::Element || (o.flags & kBlock) || is_boundary(o, false)) break;
       }
     }
-    if (t.tag == tag_index("li")) {
-      implied_close(find_open(tag_index("li"), false, tag_set({"ul", "ol", "div", "table"})), t.b);
-    } else if (t.tag == tag_index("dt") || t.tag == tag_index("dd")) {
-      std::size_t i = find_open(tag_index("dd"), false, tag_set({"dl", "div"}));
-      if (i == 0) i = find_open(tag_index("dt"), false, tag_set({"dl", "div"}));
-      implied_close(i, t.b);
-    } else if (t.tag == tag_index("tr")) {
-      std::size_t i = find_open(tag_index("tr"), true);
-      implied_close(i, t.b);
-    } else if (t.tag == tag_index("td") || t.tag == tag_index("th")) {
-      std::size_t i = find_open(tag_index("td"), true, tag_set({"tr"}));
-      if (i == 0) i = find_open(tag_index("th"), true, tag_set({"tr"}));
-      implied_close(i, t.b);
+    // Most start tags (span above all) close nothing: one test of a set skips the chain.
+    constexpr std::uint64_t kImpliesClose = tag_set({"li", "dt", "dd", "tr", "td", "th"});
+    if ((kImpliesClose >> t.tag) & 1u) {
+      if (t.tag == tag_index("li")) {
+        implied_close(find_open(tag_index("li"), false, tag_set({"ul", "ol", "div", "table"})), t.b);
+      } else if (t.tag == tag_index("dt") || t.tag == tag_index("dd")) {
+        std::size_t i = find_open(tag_index("dd"), false, tag_set({"dl", "div"}));
+        if (i == 0) i = find_open(tag_index("dt"), false, tag_set({"dl", "div"}));
+        implied_close(i, t.b);
+      } else if (t.tag == tag_index("tr")) {
+        std::size_t i = find_open(tag_index("tr"), true);
+        implied_close(i, t.b);
+      } else {  // td, th
+        std::size_t i = find_open(tag_index("td"), true, tag_set({"tr"}));
+        if (i == 0) i = find_open(tag_index("th"), true, tag_set({"tr"}));
+        implied_close(i, t.b);
+      }
     }
     if (!(info.flags & kBlock)) ensure_inline_container(t.b);
-    NodeId id = open(NodeKind::Element, t.b, t.e, info.flags, name, t.tag);
+    NodeId id = open_element(t.tag, t.b, t.e);
     if (id == kNoNode) {
       append_text(t.b, t.e);
       return;
@@ -2115,7 +2181,7 @@ private:
       // Sanitizer turns </br> into <br>; other void end tags are dropped.
       if (t.tag == tag_index("br")) {
         ensure_inline_container(t.b);
-        if (open(NodeKind::Element, t.b, t.e, info.flags, info.name, t.tag) != kNoNode)
+        if (open_element(t.tag, t.b, t.e) != kNoNode)
           close_top(t.e, false);
       }
       return;

@@ -129,6 +129,41 @@ TEST_CASE("attributes past the reserved room and past the limit keep their order
   }
 }
 
+TEST_CASE("tag names: every length, any case, near misses, mid-text and at the input's end") {
+  // lex_tag looks a name up from the 16-byte block it starts: a name is found whatever
+  // its case, and a name that only shares a known name's start, or runs on for 16 bytes
+  // or more, is text. Within 16 bytes of the input's end the byte loop decides.
+  struct Case {
+    std::string_view tag;
+    std::string_view element;  // "" = not an element: the tag stays text
+  };
+  const Case cases[] = {
+      {"<b>", "b"},           {"<B>", "b"},          {"<sPaN class=x>", "span"},
+      {"<h6>", "h6"},         {"<h7>", ""},          {"<blockquote>", "blockquote"},
+      {"<BlockQuote >", "blockquote"}, {"<blockquotes>", ""}, {"<blockquo>", ""},
+      {"<caption/>", "caption"}, {"<spa>", ""},       {"<spans>", ""},
+      {"<s>", "s"},           {"<strike>", "strike"}, {"<strikethrough>", ""},
+      {"<abcdefghijklmnop>", ""}, {"<spanspanspanspanspan>", ""}, {"<x>", ""},
+      {"<onlyinclude>", ""},  {"<includeonlyx>", ""}, {"<td1>", ""},
+  };
+  for (const Case& c : cases) {
+    for (bool at_end : {false, true}) {
+      std::string text = "a " + std::string(c.tag);
+      if (!at_end) text += " and some text after the tag";
+      support::DiagnosticSink sink;
+      Document doc = parse_document(text, sink);
+      auto elements = find_all(doc, NodeKind::Element);
+      INFO(text);
+      if (c.element.empty()) {
+        CHECK(elements.empty());
+      } else {
+        REQUIRE(elements.size() == 1);
+        CHECK(doc.node(elements[0]).name == c.element);
+      }
+    }
+  }
+}
+
 TEST_CASE("regions after end tags, at every offset and at the input's end") {
   // find_regions' scan passes over `</` sixteen bytes at a time, reading the byte after
   // each `<`: an extension tag, a comment or a template right after an end tag, at
@@ -271,6 +306,23 @@ TEST_CASE("recovery: unclosed elements, stray end tags, duplicates") {
   // MediaWiki's Sanitizer keeps the last of a repeated attribute.
   CHECK(doc.attribute(doc.node(spans[0]), "class")->value == "b");
   for (const auto& d : sink.all()) CHECK(d.format().rfind("Page:", 0) == 0);
+}
+
+TEST_CASE("limits: file captions nest to kMaxInlineDepth, and each level keeps its tokens") {
+  // Each caption is lexed one inline depth down, into that depth's token list; the
+  // deepest level allowed is kMaxInlineDepth - 1, below it the caption stays text.
+  std::string nested;
+  for (std::size_t i = 0; i < kMaxInlineDepth + 4; ++i) nested += "[[File:a.png|x25px|'''b''' ";
+  nested += "c";
+  for (std::size_t i = 0; i < kMaxInlineDepth + 4; ++i) nested += "]] '''d''' [[e]]";
+  support::DiagnosticSink sink;
+  Document doc = parse_document(nested, sink);
+  CHECK(count_kind(doc, NodeKind::FileLink) == kMaxInlineDepth);
+  // Back from a caption, its level goes on with the tokens it had lexed before: the
+  // bold run and link after each `]]` still become nodes (those after the captions
+  // kept as text are text too), as do the bold runs of the captions parsed.
+  CHECK(count_kind(doc, NodeKind::Wikilink) == kMaxInlineDepth);
+  CHECK(count_kind(doc, NodeKind::Bold) == 2 * kMaxInlineDepth - 1);
 }
 
 TEST_CASE("limits: deep nesting and huge inputs degrade with one diagnostic, in linear time") {

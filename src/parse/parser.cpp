@@ -343,15 +343,20 @@ constexpr std::array<std::uint32_t, 26> kExtensionTagStarts = [] {
 
 enum class RegionKind : std::uint8_t { Comment, Template, Nowiki, Pre, Extension, Semantic };
 
+// 32 bytes, a power of two: the scanners index the regions and compare against their
+// count all through lex and line splitting, and at 48 bytes (the tag as a string_view)
+// each of those paid a multiply or a division.
 struct Region {
   std::uint32_t begin = 0, end = 0;
-  RegionKind kind = RegionKind::Comment;
   std::uint32_t index = 0;              // semantic ref index
   std::uint32_t open_end = 0;           // end of the opening tag (ext tags)
   std::uint32_t close_begin = 0;        // start of the closing tag (ext tags)
-  std::string_view tag;                 // ext tag name (canonical)
+  RegionKind kind = RegionKind::Comment;
+  std::uint8_t tag = 0;                 // ext tag: index in kExtensionTags
   bool unclosed = false;
+  std::uint8_t padding[9] = {};
 };
+static_assert(sizeof(Region) == 32);
 
 // Image options recognised by Parser::makeImage (magic words img_*), English forms.
 bool is_image_option(std::string_view o) {
@@ -369,19 +374,31 @@ bool is_image_option(std::string_view o) {
     }
     if (ok && x <= 1 && d != "x") return true;
   }
-  static constexpr std::string_view kWords[] = {
-      "thumb", "thumbnail", "frame", "framed", "frameless", "border", "left", "right",
-      "center", "centre", "none", "baseline", "sub", "super", "sup", "top", "text-top",
-      "middle", "bottom", "text-bottom", "upright"};
-  for (std::string_view w : kWords)
-    if (o == w) return true;
-  static constexpr std::string_view kPrefixes[] = {"link=", "alt=", "page=", "class=",
-                                                   "lang=", "upright=", "thumb=",
-                                                   "thumbnail=", "manualthumb=", "start=",
-                                                   "end=", "loop", "muted", "lossy="};
-  for (std::string_view p : kPrefixes)
-    if (o.size() >= p.size() && same_name(o.substr(0, p.size()), p)) return true;
-  return false;
+  // MediaWiki's words and prefixes, grouped by first byte: a file link's caption is
+  // asked too, and comparing it against all 35 cost more than the rest of the part.
+  const auto is = [o](std::string_view w) { return o == w; };
+  const auto starts = [o](std::string_view p) {
+    return o.size() >= p.size() && same_name(o.substr(0, p.size()), p);
+  };
+  if (o.empty()) return false;
+  switch (o.front()) {
+    case 'a': return starts("alt=");
+    case 'b': return is("border") || is("baseline") || is("bottom");
+    case 'c': return is("center") || is("centre") || starts("class=");
+    case 'e': return starts("end=");
+    case 'f': return is("frame") || is("framed") || is("frameless");
+    case 'l': return is("left") || starts("link=") || starts("lang=") || starts("loop") ||
+                     starts("lossy=");
+    case 'm': return is("middle") || starts("manualthumb=") || starts("muted");
+    case 'n': return is("none");
+    case 'p': return starts("page=");
+    case 'r': return is("right");
+    case 's': return is("sub") || is("super") || is("sup") || starts("start=");
+    case 't': return is("thumb") || is("thumbnail") || is("top") || is("text-top") ||
+                     is("text-bottom") || starts("thumb=") || starts("thumbnail=");
+    case 'u': return is("upright") || starts("upright=");
+    default: return false;
+  }
 }
 
 constexpr std::string_view kUrlProtocols[] = {
@@ -764,7 +781,7 @@ private:
     Region r;
     r.begin = i;
     r.open_end = static_cast<std::uint32_t>(gt + 1);
-    r.tag = canon;
+    r.tag = static_cast<std::uint8_t>(known);
     r.kind = canon == "nowiki" ? RegionKind::Nowiki
              : canon == "pre"  ? RegionKind::Pre
                                : RegionKind::Extension;
@@ -2051,10 +2068,11 @@ private:
         ensure_inline_container(t.b);
         NodeId id = add_leaf(NodeKind::ExtensionTag, t.b, t.e);
         if (id == kNoNode) return;
-        doc_.mutable_node(id).name = r.tag;
+        const std::string_view tag = kExtensionTags.names[r.tag];
+        doc_.mutable_node(id).name = tag;
         std::uint32_t ae = r.open_end - 1;
         if (ae > t.b && text_[ae - 1] == '/') --ae;
-        parse_attributes(id, t.b + 1 + static_cast<std::uint32_t>(r.tag.size()), ae);
+        parse_attributes(id, t.b + 1 + static_cast<std::uint32_t>(tag.size()), ae);
         return;
       }
       case RegionKind::Semantic:

@@ -76,6 +76,9 @@ struct Node {
   char marker() const { return static_cast<char>(aux); }
   bool header() const { return aux != 0; }
 };
+// A power of two: the parser compares the arena's size with its node limit at every
+// node it adds, and a vector's size is then a shift, not a division.
+static_assert(sizeof(Node) == 64);
 
 /// A parsed page: the arena of nodes, the attribute pool and the sources they view.
 /// Lookups never throw; a missing attribute is nullptr, a missing node kNoNode.

@@ -899,8 +899,12 @@ private:
 
   // The limits are far from every real page: the common answer is inline, the
   // reporting out of line.
+  // exhausted_ is only ever set once the arena holds kMaxNodes nodes (here or in a
+  // nested Builder on the same Document), and the arena never shrinks: the size test
+  // alone keeps an exhausted Builder off the fast path, which spares a load and a branch
+  // per node.
   bool can_open() {
-    if (!exhausted_ && doc_.size() < kMaxNodes && stack_.size() < kMaxNestingDepth) [[likely]]
+    if (doc_.size() < kMaxNodes && stack_.size() < kMaxNestingDepth) [[likely]]
       return true;
     return can_open_at_limit();
   }
@@ -924,9 +928,8 @@ private:
   }
 
   NodeId add_leaf(NodeKind kind, std::uint32_t b, std::uint32_t e) {
-    if (exhausted_) return kNoNode;
-    if (doc_.size() >= kMaxNodes) {
-      can_open();
+    if (doc_.size() >= kMaxNodes) [[unlikely]] {  // exhausted_ implies this, see can_open
+      can_open_at_limit();
       return kNoNode;
     }
     return doc_.add_node(kind, src_, {b, e}, top());

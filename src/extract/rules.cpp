@@ -771,6 +771,7 @@ private:
     return f.known ? f : compute_facts(n);  // asked of a node many times: the hit inline
   }
   const ClassFacts& compute_facts(const Node& n) const;
+  [[gnu::noinline]] void add_class_facts(std::string_view value, ClassFacts& f) const;
   bool is_scoring_cell(const Node& n) const;
   std::string kind_of(const Node& cell) const;
   /// own_selector()'s condition, lints silenced (tree_conditions reported them).
@@ -1098,6 +1099,57 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
   std::string_view value = attr->value;
   // Most class attributes on a page are one short show… class (showC1, solid, dotted).
   if (value.size() < m_.shortest_class) return f;
+  add_class_facts(value, f);
+  return f;
+}
+
+// Where the class name at `at` in `value` ends: at HTML whitespace or the value's end.
+// Names of 8 to 15 bytes, the usual ones, are read a word of 8 bytes at a time rather than
+// byte by byte. In (w - 0x21…) & ~w & 0x80… a byte at or below 0x20 sets its top bit;
+// the lowest such flag is exact (only a borrow from a flagged byte below can flag a byte
+// wrongly), and no byte at or below 0x20 goes unflagged. A flagged byte that is no
+// whitespace (a control byte) belongs to the name.
+std::uint32_t class_name_end(std::string_view value, std::uint32_t at) {
+  auto space = [](char ch) {
+    auto u = static_cast<unsigned char>(ch);
+    return u <= 0x20 && (u == ' ' || u == '\t' || u == '\n' || u == '\r' || u == '\f');
+  };
+  const auto size = static_cast<std::uint32_t>(value.size());
+  std::uint32_t i = at;
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101, kTops = 0x8080808080808080;
+    auto flags = [&](std::uint32_t from) {
+      std::uint64_t w;
+      std::memcpy(&w, value.data() + from, 8);
+      return (w - kOnes * 0x21) & ~w & kTops;
+    };
+    while (size - i >= 8) {
+      std::uint64_t low = flags(i);
+      if (low == 0) {
+        i += 8;
+        continue;
+      }
+      i += static_cast<std::uint32_t>(std::countr_zero(low)) / 8;
+      if (space(value[i])) return i;
+      ++i;
+    }
+    // The last bytes, in the word that ends the value (its bytes before `i` masked off).
+    if (i < size && size >= 8) {
+      const std::uint32_t from = size - 8;
+      std::uint64_t low = flags(from) & (~std::uint64_t{0} << ((i - from) * 8));
+      if (low == 0) return size;
+      std::uint32_t j = from + static_cast<std::uint32_t>(std::countr_zero(low)) / 8;
+      if (space(value[j])) return j;
+      // A control byte, or a flag borrowed from one before `i`: byte by byte.
+    }
+  }
+  while (i < size && !space(value[i])) ++i;
+  return i;
+}
+
+// Apart from compute_facts, whose early answers (no attributes, no class, a class list
+// too short) are most of its calls and need none of the registers this loop keeps.
+void PageExtractor::add_class_facts(std::string_view value, ClassFacts& f) const {
   // HTML's ASCII whitespace separates class names; every other byte is above 0x20, so
   // one comparison passes the letters of a name.
   auto space = [](char ch) {
@@ -1109,8 +1161,7 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
     while (i < size && space(value[i])) ++i;
     std::uint32_t b = i;
     if (size - i >= 16) i = support::scan_for<' ', '\t', '\n', '\r', '\f'>(value.data(), i, size);
-    else
-      while (i < size && !space(value[i])) ++i;
+    else i = class_name_end(value, i);
     if (i == b) continue;
     std::string_view c = value.substr(b, i - b);
     if (!m_.may_be_class(c)) continue;
@@ -1123,7 +1174,6 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
     f.phase_box = f.phase_box || k->phase_box;
     if (!f.kind && k->has_kind) f.kind = &k->kind;
   }
-  return f;
 }
 
 bool PageExtractor::is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }

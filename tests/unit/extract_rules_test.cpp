@@ -546,3 +546,39 @@ TEST_CASE("a page's rules share one string for their source, structure and each 
   CHECK(shared_sections > rules.size() / 2);
   CHECK(texts.size() < total * 3 / 4);  // the seed page repeats many of its texts
 }
+
+TEST_CASE("a class list is split at HTML whitespace only, whatever the lengths of its names") {
+  // The split reads a word at a time: names of 7 to 17 bytes put a separator on either
+  // side of a word's edge and at a value's end, and a control byte (not whitespace) in a
+  // name, found the same way, must not split it. (A newline would end the cell's line.)
+  struct Case {
+    std::string classes;
+    bool scoring;
+  };
+  const std::vector<Case> cases = {
+      {"abcdefg scoringMeeple", true},
+      {"scoringMeeple", true},
+      {"abcdefgh\tscoringMeeple", true},
+      {"abcdefghijklmno\fscoringMeeple", true},
+      {"abcdefghijklmnopq\rscoringMeeple x", true},
+      {"wica-white-box scoringMeeple", true},
+      {"scoringMeeple\t ", true},
+      {"abcdefgh\x01scoringMeeple", false},
+      {"scoringMeeple\x01", false},
+      {"abcdefghijklmnopqrstuvw\x02scoringMeeple", false},
+      {"xscoringMeeple abcdefghij", false},
+      {"abcdefghij scoringMeeplX", false},
+  };
+  ingest::SiteInfo site = ingest::default_site();
+  for (const auto& c : cases) {
+    INFO(c.classes);
+    ingest::Page page;
+    page.title = "Classes";
+    page.revision.text = "{|\n|-\n| class=\"" + c.classes + "\" | some text\n|}\n";
+    page.source.file = "classes.wiki";
+    expand::TemplateStore store(site);
+    support::DiagnosticSink sink;
+    auto rules = cli::Pipeline(store, sink).compile(page);
+    CHECK(rules.cells.total == (c.scoring ? 1u : 0u));
+  }
+}

@@ -21,6 +21,7 @@
 #endif
 
 #include "extract/schema_file.hpp"
+#include "parse/attribute_name.hpp"
 #include "parse/parser.hpp"
 #include "preprocess/restore_lines.hpp"
 #include "select/probe_table.hpp"
@@ -1090,11 +1091,7 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
   // Document::classes without its vector: the last `class` attribute, split at spaces.
   const parse::Attribute* attr = nullptr;
   for (const parse::Attribute& a : doc_.attributes(n))
-    // ASCII case-insensitively: (b | 0x20) == 'c' holds for 'c' and 'C' only, and so
-    // for each letter of "class".
-    if (a.name.size() == 5 && (a.name[0] | 0x20) == 'c' && (a.name[1] | 0x20) == 'l' && (a.name[2] | 0x20) == 'a' &&
-        (a.name[3] | 0x20) == 's' && (a.name[4] | 0x20) == 's')
-      attr = &a;
+    if (parse::is_attribute_name<"class">(a.name)) attr = &a;
   if (!attr) return f;
   std::string_view value = attr->value;
   // Most class attributes on a page are one short show… class (showC1, solid, dotted).

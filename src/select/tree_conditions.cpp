@@ -4,10 +4,10 @@
 // enclosing element are, so the path condition is the conjunction of the own conditions.
 #include "select/tree_conditions.hpp"
 
+#include "parse/attribute_name.hpp"
 #include "select/probe_table.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
@@ -24,43 +24,6 @@ constexpr char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<c
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
          std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
-}
-
-// A lowercase ASCII name as eight-byte words, each with the bits in which its letters'
-// capitals differ (0x20), prepared at compile time: a name of eight bytes or more is the
-// words at 0, 8, … and the last eight bytes (overlapping), a shorter one a single word
-// of its bytes.
-template <std::size_t N>
-struct LowerName {
-  static constexpr std::size_t size = N - 1;
-  static constexpr std::size_t words = size < 8 ? 1 : (size + 7) / 8;
-  std::uint64_t word[words] = {}, fold[words] = {};
-
-  static constexpr std::size_t start(std::size_t w) { return size < 8 ? 0 : w + 1 == words ? size - 8 : 8 * w; }
-  consteval LowerName(const char (&s)[N]) {  // NOLINT: implicit, for is_name<"class">
-    for (std::size_t w = 0; w < words; ++w)
-      for (std::size_t j = 0; j < 8 && start(w) + j < size; ++j) {
-        char c = s[start(w) + j];
-        unsigned shift = std::endian::native == std::endian::little ? 8 * j : 8 * (7 - j);
-        word[w] |= std::uint64_t(static_cast<unsigned char>(c)) << shift;
-        if (c >= 'a' && c <= 'z') fold[w] |= std::uint64_t(0x20) << shift;
-      }
-  }
-};
-
-// iequals(name, Lower) for a lowercase ASCII `Lower`, a word at a time: a letter of
-// `Lower` matches itself or its capital (the two differ in bit 0x20 alone), any other
-// byte only itself. For attribute names, which every element's lookup reads.
-template <LowerName Lower>
-inline bool is_name(std::string_view name) {
-  constexpr std::size_t size = decltype(Lower)::size;
-  if (name.size() != size) return false;
-  for (std::size_t w = 0; w < decltype(Lower)::words; ++w) {
-    std::uint64_t v = 0;
-    std::memcpy(&v, name.data() + decltype(Lower)::start(w), size < 8 ? size : 8);
-    if ((v | Lower.fold[w]) != Lower.word[w]) return false;
-  }
-  return true;
 }
 
 std::string_view trim(std::string_view s) {
@@ -356,8 +319,8 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
   const parse::Attribute* class_attr = nullptr;
   const parse::Attribute* dynamic_attr = nullptr;
   for (const parse::Attribute& a : doc.attributes(n)) {
-    if (is_name<"class">(a.name)) class_attr = &a;
-    else if (is_name<"data-dynamic-selector">(a.name)) dynamic_attr = &a;
+    if (parse::is_attribute_name<"class">(a.name)) class_attr = &a;
+    else if (parse::is_attribute_name<"data-dynamic-selector">(a.name)) dynamic_attr = &a;
   }
   if (!class_attr && !dynamic_attr) return none;
   // Pages repeat a few hundred class lists thousands of times ("scoringTile showInns"),

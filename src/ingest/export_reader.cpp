@@ -141,13 +141,15 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
     // Sixteen bytes are stored before they are checked: the write position never runs
     // ahead of the read position, so the store stays inside the buffer. Blocks are taken
     // while 24 bytes are left, so an escape found in one has its eight bytes to look at.
-    const __m128i amp_v = _mm_set1_epi8('&'), cr_v = _mm_set1_epi8('\r'), nul_v = _mm_setzero_si128();
+    // CR and NUL are one compare: a byte ORed with 0x0D is 0x0D only for them and for
+    // the control bytes 0x01, 0x04, 0x05, 0x08, 0x09 (tab) and 0x0C, which are rare in
+    // a page and copied one by one below ('\n' is not among them).
+    const __m128i amp_v = _mm_set1_epi8('&'), cr_v = _mm_set1_epi8('\r');
     for (;;) {
       if (i + 24 > n) goto tail;
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
-      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp_v), _mm_cmpeq_epi8(v, cr_v)),
-                                 _mm_or_si128(_mm_cmpeq_epi8(v, nul_v), v));
+      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp_v), _mm_cmpeq_epi8(_mm_or_si128(v, cr_v), cr_v)), v);
       if (int mask = _mm_movemask_epi8(hit)) {
         auto skip = static_cast<std::size_t>(__builtin_ctz(mask));
         i += skip;
@@ -170,6 +172,10 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
     }
     if (static_cast<unsigned char>(p[i]) >= 0x80) {
       if (!check_run(i)) return Decoded::invalid_utf8;
+      continue;
+    }
+    if (p[i] != '\r' && p[i] != '\0') {  // a tab or another control byte: text
+      *w++ = p[i++];
       continue;
     }
   tail:

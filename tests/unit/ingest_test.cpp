@@ -244,8 +244,8 @@ TEST_CASE("page text: character data decoded as an XML parser does, text positio
 }
 
 TEST_CASE("page text: escapes, CR and UTF-8 read alike at every offset of the reader's sixteen-byte blocks") {
-  // The reader decodes a plain text sixteen bytes a step, stopping at '&', CR, NUL and
-  // bytes from 0x80 up (their UTF-8 is checked there, run by run), with a plain loop for
+  // The reader decodes a plain text sixteen bytes a step, stopping at '&', CR, NUL (and
+  // the control bytes found with them, tab among them) and bytes from 0x80 up (their UTF-8 is checked there, run by run), with a plain loop for
   // the last bytes: a stop on a block's last byte, an escape or sequence straddling two
   // blocks or ending the text, and the switch to the last bytes must all read as pugixml
   // decodes the text, and an invalid byte must be reported at its offset and replaced
@@ -254,7 +254,8 @@ TEST_CASE("page text: escapes, CR and UTF-8 read alike at every offset of the re
   const std::vector<std::string> stops = {"&lt;", "&gt;", "&amp;", "&quot;", "&apos;", "&", "&am", "&quo",
                                           "\r", "\r\n", "&#65;", "&quot;&lt;&gt;\r&amp;", "\xC3\xA9",
                                           "\xE2\x80\x93\xC3\xA9", "&quot;\xF0\x9F\x98\x80&gt;", "\xE9",
-                                          "\xE2\x80", "\xC3\xA9\xFF", "\xC0\xAF"};
+                                          "\xE2\x80", "\xC3\xA9\xFF", "\xC0\xAF", "\t", "\t\t&lt;\t\r",
+                                          "\x01\x04\x05\x08\x0C", "\n\x0B\x0E\x1F"};
   std::vector<std::string> texts;
   for (const std::string& stop : stops)
     for (std::size_t at = 0; at < 40; ++at)

@@ -63,6 +63,9 @@ Runner add_compile(CLI::App& app) {
     support::DiagnosticSink sink(record);
     ingest::InputOptions options;
     if (!opt->title.empty()) options.title = opt->title;
+    // The first pass notes where each page lies, so the second does not search again.
+    ingest::PageIndex page_index;
+    options.page_index = &page_index;
     emit::Manifest manifest;
     l10n::Collector translations;
     emit::RulesHeader header;

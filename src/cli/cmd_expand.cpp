@@ -34,6 +34,9 @@ Runner add_expand(CLI::App& app) {
     support::DiagnosticSink sink(support::print_to(std::cerr));
     ingest::InputOptions input_options;
     if (!opt->title.empty()) input_options.title = opt->title;
+    // Pass 2, when it reads the inputs again, follows the page ends pass 1 noted.
+    ingest::PageIndex page_index;
+    input_options.page_index = &page_index;
     std::optional<expand::TemplateStore> store;
     using Entry = expand::TemplateStore::Entry;
     // Which page (index into `listed`) last set each store entry; templates count as none.

@@ -141,13 +141,15 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
     // Sixteen bytes are stored before they are checked: the write position never runs
     // ahead of the read position, so the store stays inside the buffer. Blocks are taken
     // while 24 bytes are left, so an escape found in one has its eight bytes to look at.
-    const __m128i amp_v = _mm_set1_epi8('&'), cr_v = _mm_set1_epi8('\r'), nul_v = _mm_setzero_si128();
+    // CR and NUL are one compare: a byte ORed with 0x0D is 0x0D only for them and for
+    // the control bytes 0x01, 0x04, 0x05, 0x08, 0x09 (tab) and 0x0C, which are rare in
+    // a page and copied one by one below ('\n' is not among them).
+    const __m128i amp_v = _mm_set1_epi8('&'), cr_v = _mm_set1_epi8('\r');
     for (;;) {
       if (i + 24 > n) goto tail;
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
-      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp_v), _mm_cmpeq_epi8(v, cr_v)),
-                                 _mm_or_si128(_mm_cmpeq_epi8(v, nul_v), v));
+      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp_v), _mm_cmpeq_epi8(_mm_or_si128(v, cr_v), cr_v)), v);
       if (int mask = _mm_movemask_epi8(hit)) {
         auto skip = static_cast<std::size_t>(__builtin_ctz(mask));
         i += skip;
@@ -170,6 +172,10 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
     }
     if (static_cast<unsigned char>(p[i]) >= 0x80) {
       if (!check_run(i)) return Decoded::invalid_utf8;
+      continue;
+    }
+    if (p[i] != '\r' && p[i] != '\0') {  // a tab or another control byte: text
+      *w++ = p[i++];
       continue;
     }
   tail:
@@ -220,6 +226,32 @@ std::uint64_t to_u64(const char* s) {
   return (errno != 0 || end == s) ? 0 : v;
 }
 }  // namespace
+
+PageIndex::File& PageIndex::file(const struct stat& st) {
+  auto same = [&](const File& f) { return f.device == st.st_dev && f.inode == st.st_ino; };
+  auto it = std::find_if(files_.begin(), files_.end(), [&](const auto& f) { return same(*f); });
+  if (it == files_.end()) {
+    files_.push_back(std::make_unique<File>());
+    it = files_.end() - 1;
+  }
+  File& f = **it;
+  if (f.device != st.st_dev || f.inode != st.st_ino || f.size != st.st_size ||
+      f.modified.tv_sec != st.st_mtim.tv_sec || f.modified.tv_nsec != st.st_mtim.tv_nsec) {
+    bytes_ -= f.pages.size() * sizeof(PageBounds) + f.lt.size() * sizeof(std::uint32_t);
+    f = File{st.st_dev, st.st_ino, st.st_size, st.st_mtim, {}, {}};
+  }
+  return f;
+}
+
+void PageIndex::note(File& file, std::uint64_t open, std::uint64_t close, std::uint64_t newlines,
+                     const std::vector<std::size_t>& lt) {
+  std::size_t bytes = sizeof(PageBounds) + lt.size() * sizeof(std::uint32_t);
+  if (bytes_ + bytes > kMaxBytes || close - open > UINT32_MAX || file.lt.size() + lt.size() > UINT32_MAX) return;
+  bytes_ += bytes;
+  auto begin = static_cast<std::uint32_t>(file.lt.size());
+  file.lt.insert(file.lt.end(), lt.begin(), lt.end());
+  file.pages.push_back({open, close, newlines, begin, static_cast<std::uint32_t>(file.lt.size())});
+}
 
 ExportReader::ExportReader(int fd, std::string name, support::DiagnosticSink& sink, Access access)
     : fd_(fd), name_(std::move(name)), sink_(sink) {
@@ -345,6 +377,26 @@ ExportReader::PageEnd ExportReader::find_page_end(std::size_t open) {
   return out;
 }
 
+// find_page_end's answer for a page an earlier reading of this unchanged file noted,
+// checked against the bytes where it matters to read_page: a file rewritten between the
+// readings with the same size and time is no reason to misread a page.
+bool ExportReader::noted_page_end(std::size_t open, PageEnd& out) {
+  if (!index_file_ || noting_ || !mapped_.active()) return false;
+  const auto& pages = index_file_->pages;
+  while (index_next_ < pages.size() && pages[index_next_].open < open) ++index_next_;
+  if (index_next_ == pages.size() || pages[index_next_].open != open) return false;
+  const PageIndex::PageBounds& page = pages[index_next_++];
+  if (page.close + 7 > end() || input(page.close, page.close + 7) != "</page>") return false;
+  lt_.assign(index_file_->lt.begin() + page.lt_begin, index_file_->lt.begin() + page.lt_end);
+  for (std::size_t k : lt_)
+    if (byte(open + k) != '<') return false;
+  out.close = page.close;
+  out.newlines = page.newlines;
+  touch(page.close + 7);
+  index_->count_followed();
+  return true;
+}
+
 bool ExportReader::input_changed() {
   if (failed_ || !mapped_.shrunk()) return false;
   sink_.error(name_, cur_at_,
@@ -463,7 +515,12 @@ std::optional<Page> ExportReader::next() {
     }
     move_cursor(open);
     support::Position page_at = cur_at_;
-    PageEnd page_end = find_page_end(open);
+    PageEnd page_end;
+    if (!noted_page_end(open, page_end)) {
+      page_end = find_page_end(open);
+      if (noting_ && mapped_.active() && page_end.close != std::string_view::npos)
+        index_->note(*index_file_, open, page_end.close, page_end.newlines, lt_);
+    }
     if (page_end.reopen != std::string_view::npos) {
       sink_.error(name_, page_at, "<page> opened here is never closed; skipped up to the next <page>");
       move_cursor(page_end.reopen);

@@ -11,11 +11,53 @@
 #include <string_view>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "ingest/mapped_input.hpp"
 #include "ingest/page.hpp"
 #include "support/diagnostic.hpp"
 
 namespace wikic::ingest {
+
+/// Where the pages of mapped exports lie, as one reading found them, so that a later
+/// reading of the same unchanged file (compile's second pass, after its template pass)
+/// goes from page to page without searching each page for its end again. A file counts
+/// as unchanged while its device, inode, size and modification time are; a page is also
+/// checked where it is used (its "</page>" and every '<' noted in it), and one that is
+/// not in the index, or fails the check, is searched for as usual. Bounded: past
+/// `kMaxBytes` of entries the rest of the pages are not noted.
+class PageIndex {
+public:
+  static constexpr std::size_t kMaxBytes = std::size_t{64} << 20;
+  struct PageBounds {
+    std::uint64_t open = 0;      ///< input offset of the '<' of <page>
+    std::uint64_t close = 0;     ///< input offset of the '<' of </page>
+    std::uint64_t newlines = 0;  ///< '\n' bytes between them
+    std::uint32_t lt_begin = 0, lt_end = 0;  ///< its '<' offsets (from `open`) in `lt`
+  };
+  struct File {
+    dev_t device = 0;
+    ino_t inode = 0;
+    off_t size = 0;
+    struct timespec modified {};
+    std::vector<PageBounds> pages;  ///< in input order
+    std::vector<std::uint32_t> lt;
+  };
+  /// The entry of the file `st` describes: the pages noted by an earlier reading when it
+  /// is unchanged since, else an empty entry to note them in.
+  File& file(const struct stat& st);
+  /// Notes a page of `file`, unless the index is full.
+  void note(File& file, std::uint64_t open, std::uint64_t close, std::uint64_t newlines,
+            const std::vector<std::size_t>& lt);
+  /// How many pages' ends readers took from the index rather than searching for them.
+  std::size_t followed() const { return followed_; }
+  void count_followed() { ++followed_; }
+
+private:
+  std::vector<std::unique_ptr<File>> files_;
+  std::size_t bytes_ = 0;
+  std::size_t followed_ = 0;
+};
 
 class ExportReader {
 public:
@@ -44,6 +86,15 @@ public:
   using TextFilter = std::function<bool(int ns, std::string_view title)>;
   void set_text_filter(TextFilter filter) { want_text_ = std::move(filter); }
 
+  /// Pages of this input as an earlier reading noted them (`file` from index.file()), or
+  /// an empty entry that this reading fills. Used only while the input is mapped; an
+  /// input read with read(2) may be a stream that differs from one reading to the next.
+  void set_page_index(PageIndex& index, PageIndex::File& file) {
+    index_ = &index;
+    index_file_ = &file;
+    noting_ = file.pages.empty();
+  }
+
   /// Largest amount of input held in memory at once (the streaming guarantee): the read
   /// buffer, or of a mapped file the part looked at and not yet released.
   std::size_t peak_buffer_bytes() const { return peak_; }
@@ -59,6 +110,7 @@ private:
   std::size_t find_tag(std::string_view name, std::size_t from);
   struct PageEnd;
   PageEnd find_page_end(std::size_t open);
+  bool noted_page_end(std::size_t open, PageEnd& out);
   void touch(std::size_t to);
   bool input_changed();
   void move_cursor(std::size_t to);
@@ -117,6 +169,10 @@ private:
   std::size_t touched_ = 0;      ///< of a mapped file: input offset up to which it was looked at
   std::vector<std::size_t> lt_;  ///< offsets in the current page of every '<' in it
   TextFilter want_text_;
+  PageIndex* index_ = nullptr;
+  PageIndex::File* index_file_ = nullptr;
+  bool noting_ = false;           ///< filling index_file_ (else following it)
+  std::size_t index_next_ = 0;    ///< first entry of index_file_ not yet passed
   std::string outer_;       ///< a page without its text content, parsed in place by pugixml
   std::string plain_text_;  ///< scratch for the decoded text content (copied into the page)
 };

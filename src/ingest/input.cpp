@@ -47,11 +47,13 @@ std::vector<fs::path> folder_inputs(const fs::path& dir, std::error_code& ec) {
   return out;
 }
 
+/// `file`: the input's entry in the options' page index, when it has one.
 void read_export(int fd, const std::string& name, ExportReader::Access access,
-                 const ExportReader::TextFilter& want_text, support::DiagnosticSink& sink,
-                 const PageHandler& handle, InputStats& stats) {
+                 const InputOptions& options, support::DiagnosticSink& sink,
+                 const PageHandler& handle, InputStats& stats, PageIndex::File* file = nullptr) {
   ExportReader reader(fd, name, sink, access);
-  if (want_text) reader.set_text_filter(want_text);
+  if (options.want_text) reader.set_text_filter(options.want_text);
+  if (file) reader.set_page_index(*options.page_index, *file);
   if (reader.start()) {
     while (auto page = reader.next()) {
       ++stats.pages;
@@ -133,7 +135,7 @@ InputStats read_inputs(const std::vector<std::string>& inputs, const InputOption
       ++stats.files;
       // Read, never mapped: it is mostly a pipe, and a file behind it may still be
       // growing (a mapping sees only the size the file had when it was mapped).
-      read_export(STDIN_FILENO, "<stdin>", ExportReader::Access::read, options.want_text, sink, handle, stats);
+      read_export(STDIN_FILENO, "<stdin>", ExportReader::Access::read, options, sink, handle, stats);
       continue;
     }
     std::error_code ec;
@@ -172,8 +174,9 @@ InputStats read_inputs(const std::vector<std::string>& inputs, const InputOption
       // A named pipe (or any other file that cannot seek) is read as an export, as
       // standard input is: sniffing would consume its first bytes with no way back.
       struct stat st {};
-      if (::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
-        read_export(fd, file.string(), ExportReader::Access::read, options.want_text, sink, handle, stats);
+      bool have_stat = ::fstat(fd, &st) == 0;
+      if (have_stat && !S_ISREG(st.st_mode)) {
+        read_export(fd, file.string(), ExportReader::Access::read, options, sink, handle, stats);
         ::close(fd);
         continue;
       }
@@ -193,7 +196,8 @@ InputStats read_inputs(const std::vector<std::string>& inputs, const InputOption
         continue;
       }
       ::lseek(fd, 0, SEEK_SET);
-      read_export(fd, file.string(), ExportReader::Access::map, options.want_text, sink, handle, stats);
+      PageIndex::File* noted = have_stat && options.page_index ? &options.page_index->file(st) : nullptr;
+      read_export(fd, file.string(), ExportReader::Access::map, options, sink, handle, stats, noted);
       ::close(fd);
     }
   }

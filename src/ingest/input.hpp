@@ -16,6 +16,10 @@ struct InputOptions {
   /// Exports only: which pages' texts to decode (ExportReader::set_text_filter); unset
   /// reads them all. Plain .wiki files are always read whole.
   ExportReader::TextFilter want_text;
+  /// Exports only: where the pages of each regular file lie, noted by the first reading
+  /// that is given it and followed by the later ones (see PageIndex); unset, every
+  /// reading searches for them.
+  PageIndex* page_index = nullptr;
 };
 
 struct InputStats {

@@ -244,8 +244,8 @@ TEST_CASE("page text: character data decoded as an XML parser does, text positio
 }
 
 TEST_CASE("page text: escapes, CR and UTF-8 read alike at every offset of the reader's sixteen-byte blocks") {
-  // The reader decodes a plain text sixteen bytes a step, stopping at '&', CR, NUL and
-  // bytes from 0x80 up (their UTF-8 is checked there, run by run), with a plain loop for
+  // The reader decodes a plain text sixteen bytes a step, stopping at '&', CR, NUL (and
+  // the control bytes found with them, tab among them) and bytes from 0x80 up (their UTF-8 is checked there, run by run), with a plain loop for
   // the last bytes: a stop on a block's last byte, an escape or sequence straddling two
   // blocks or ending the text, and the switch to the last bytes must all read as pugixml
   // decodes the text, and an invalid byte must be reported at its offset and replaced
@@ -254,7 +254,8 @@ TEST_CASE("page text: escapes, CR and UTF-8 read alike at every offset of the re
   const std::vector<std::string> stops = {"&lt;", "&gt;", "&amp;", "&quot;", "&apos;", "&", "&am", "&quo",
                                           "\r", "\r\n", "&#65;", "&quot;&lt;&gt;\r&amp;", "\xC3\xA9",
                                           "\xE2\x80\x93\xC3\xA9", "&quot;\xF0\x9F\x98\x80&gt;", "\xE9",
-                                          "\xE2\x80", "\xC3\xA9\xFF", "\xC0\xAF"};
+                                          "\xE2\x80", "\xC3\xA9\xFF", "\xC0\xAF", "\t", "\t\t&lt;\t\r",
+                                          "\x01\x04\x05\x08\x0C", "\n\x0B\x0E\x1F"};
   std::vector<std::string> texts;
   for (const std::string& stop : stops)
     for (std::size_t at = 0; at < 40; ++at)
@@ -578,6 +579,48 @@ TEST_CASE("mapped files and read(2) give the same pages and diagnostics, at any 
   }
   CHECK(compared > 1000);
   CHECK(declined > 500);
+}
+
+TEST_CASE("page index: a second reading follows the first one's page ends and reads the same") {
+  // compile reads each export twice (templates first); the second reading takes each
+  // page's end from the index the first one noted. It must read exactly as a reading
+  // without it, also where pages are left open, cut short or malformed, and must not
+  // follow an index of a file rewritten since.
+  ScratchDir dir;
+  std::mt19937 rng(20261124);
+  auto lines = [](const Read& r) {
+    std::vector<std::string> out;
+    for (const auto& p : r.pages) out.push_back(describe(p));
+    for (const auto& m : r.messages()) out.push_back(m);
+    return out;
+  };
+  ingest::InputOptions templates;
+  templates.want_text = [](int ns, std::string_view) { return ns == 10; };
+  std::size_t followed = 0;
+  for (int k = 0; k < 200; ++k) {
+    CAPTURE(k);
+    auto f = (dir / ("g" + std::to_string(k) + ".xml")).string();
+    std::string xml = random_export(rng);
+    wikic::test::spit(f, xml);
+    auto plain = lines(read({f}));
+    auto plain_some = lines(read({f}, templates));
+    ingest::PageIndex index;
+    ingest::InputOptions noting = templates, following;
+    noting.page_index = following.page_index = &index;
+    CHECK(lines(read({f}, noting)) == plain_some);
+    CHECK(index.followed() == 0);
+    CHECK(lines(read({f}, following)) == plain);
+    followed += index.followed();
+    // Rewritten with another export (another size): the index of the old one is dropped.
+    std::string other = random_export(rng);
+    if (other.size() == xml.size()) other += "\n";
+    wikic::test::spit(f, other);
+    std::size_t before = index.followed();
+    auto fresh = lines(read({f}));
+    CHECK(lines(read({f}, following)) == fresh);
+    CHECK(index.followed() == before);
+  }
+  CHECK(followed > 300);
 }
 
 TEST_CASE("a pipe is read with read(2), as the mapped file it came from") {

@@ -257,6 +257,25 @@ TEST_CASE("a '<' is decided alike at every offset of the stop scan's blocks and 
   }
 }
 
+TEST_CASE("braces and brackets are found at every offset, after any number of blocks without a stop") {
+  // The stop scan compares '[' and '{' in one (a byte ORed with 0x20), and runs through
+  // blocks without a stop in a loop of its own: a template, an argument, a link, a lone
+  // brace, and bytes next to them in the code table (';', ESC, 'K', 'k', '}'), must give
+  // the tree they give alone, wherever the blocks fall and however many come before.
+  auto inner = [](const std::string& xml) { return xml.substr(6, xml.size() - 6 - 7); };  // <root>…</root>
+  for (std::string snippet : {"{{t|a=[[b]]}}", "{{{1|x}}}", "[[l|{{t}}]]", "{", "[", "{x", "[x", ";{{t}}\x1b", "K[[k]]",
+                              "{{t}}}"}) {
+    const std::string alone = inner(to_xml(preprocess(snippet)));
+    for (std::size_t pad = 0; pad < 70; ++pad)
+      for (std::size_t tail : {0, 1, 15, 16, 17, 40}) {
+        std::string text = "x" + std::string(pad, ';') + snippet + std::string(tail, 'K');
+        CAPTURE(text);
+        CHECK(to_xml(preprocess(text)) ==
+              "<root>x" + std::string(pad, ';') + alone + std::string(tail, 'K') + "</root>");
+      }
+  }
+}
+
 TEST_CASE("restore mode words") {
   RestoreMode m{};
   CHECK(parse_restore_mode("always", m));

@@ -323,9 +323,9 @@ public:
   void end_document() { out.commit(put(out.reserve_more(0), '\n')); }
   /// Where a string field's (`key`, a `field`) or a flow sequence's item's text goes,
   /// after its opening quote; text_end writes the rest.
-  template <bool checked, bool field>
+  template <bool field>
   char* text_head(const Key* key, std::size_t size) {
-    char* at = out.reserve_more<checked>(size);
+    char* at = out.reserve_more(size);
     if constexpr (field) return put(line(at), key->yaml_text);
     if (stack_[depth_].count++ > 0) at = put(at, ", ");
     return put(at, '"');
@@ -336,23 +336,19 @@ public:
     out.commit(at - 1);
     printing::yaml_string(out, text);
   }
-  template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
-    char* at = put(member(out.reserve_more<checked>(text.size()), key), ": ");
+    char* at = put(member(out.reserve_more(text.size()), key), ": ");
     out.commit(printing::put_padded<plain_room>(at, text.data(), text.size()));
   }
-  template <bool checked = true>
   void begin_object(const Key& key) {
     std::size_t column = stack_[depth_].column + 2;
-    out.commit(put(member(out.reserve_more<checked>(0), key), ':'));
+    out.commit(put(member(out.reserve_more(0), key), ':'));
     stack_[++depth_] = {Kind::map, column, 0, false};
   }
-  template <bool checked = true>
   void end_object() { --depth_; }
-  template <bool checked = true>
   void begin_list(const Key& key, const Key&, ListStyle style) {
     std::size_t column = stack_[depth_].column + 2;
-    char* at = member(out.reserve_more<checked>(0), key);
+    char* at = member(out.reserve_more(0), key);
     if (style == ListStyle::scalars) {
       out.commit(put(at, ": ["));
       stack_[++depth_] = {Kind::flow, column, 0, false};
@@ -361,11 +357,10 @@ public:
       stack_[++depth_] = {Kind::block, column, 0, false};
     }
   }
-  template <bool checked = true>
   void end_list() {
     // An empty list counts as one of scalars: yaml-cpp then wrote it in flow style.
     Frame f = stack_[depth_--];
-    char* at = out.reserve_more<checked>(0);
+    char* at = out.reserve_more(0);
     if (f.kind == Kind::flow) {
       at = put(at, ']');
     } else if (f.count == 0) {
@@ -374,24 +369,91 @@ public:
     out.commit(at);
   }
   /// "[]" in flow style, for scalars and records alike (as end_list writes it).
-  template <bool checked = true>
-  void empty_list(const Key& key) { out.commit(put(member(out.reserve_more<checked>(0), key), ": []")); }
-  template <bool checked = true>
+  void empty_list(const Key& key) { out.commit(put(member(out.reserve_more(0), key), ": []")); }
   void begin_item() {
     Frame& f = stack_[depth_];
     ++f.count;
     std::size_t column = f.column;
-    out.commit(put(line_break(out.reserve_more<checked>(0), false, column), "- "));
+    out.commit(put(line_break(out.reserve_more(0), false, column), "- "));
     stack_[++depth_] = {Kind::map, column + 2, 0, true};
   }
-  template <bool checked = true>
   void end_item() { --depth_; }
-  /// Bytes that `members` members of the current map printed before, from the same state.
-  void replay(std::string_view bytes, std::size_t members) {
-    out.commit(printing::put(out.reserve_more(bytes.size()), bytes));
-    stack_[depth_].count += members;
+
+  // A record of a `lines` list (record(), in the layout below), inside which each line
+  // break comes after a member, with the indentation of the member that would follow
+  // it in the same map: what ends a map or an item takes back the two columns it
+  // indented further, and the record's end its last line break. So nothing inside asks
+  // whether a member is the first after "- "; only the current column is kept, and
+  // whether each open list is a flow sequence. The layout's objects and the lists it
+  // begins there are never empty. The record reserved room for all it writes.
+  void begin_record() {
+    Frame& f = stack_[depth_];
+    ++f.count;
+    std::size_t column = f.column;
+    out.commit(put(line_break(out.reserve_more<false>(0), false, column), "- "));
+    column_ = column + 2;
+    flow_ = 0;
   }
-  std::size_t depth() const { return depth_; }
+  void end_record() { out.commit(out.reserve_more<false>(0) - 1 - column_); }
+  template <bool field>
+  char* record_text_head(const Key* key) {
+    char* at = out.reserve_more<false>(0);
+    if constexpr (field) return put(at, key->yaml_text);
+    return put(at, '"');
+  }
+  /// As text_end, then the line break after a field or the ", " after a flow item.
+  template <bool field>
+  void record_text_end(char* at, std::string_view text, bool verbatim) {
+    if (verbatim) {
+      at = put(at + text.size(), '"');
+    } else {
+      out.commit(at - 1);
+      printing::yaml_string(out, text);
+      at = out.reserve_more<false>(0);
+    }
+    if constexpr (field) return out.commit(line_break(at, false, column_));
+    out.commit(put(at, ", "));
+  }
+  void record_plain(const Key& key, std::string_view text) {
+    char* at = put(put(out.reserve_more<false>(0), key.yaml), ": ");
+    at = printing::put_padded<plain_room>(at, text.data(), text.size());
+    out.commit(line_break(at, false, column_));
+  }
+  void record_begin_object(const Key& key) {
+    column_ += 2;
+    out.commit(line_break(put(put(out.reserve_more<false>(0), key.yaml), ':'), false, column_));
+  }
+  void record_begin_list(const Key& key, ListStyle style) {
+    char* at = put(out.reserve_more<false>(0), key.yaml);
+    bool flow = style == ListStyle::scalars;
+    flow_ = flow_ << 1 | flow;
+    if (flow) return out.commit(put(at, ": ["));
+    column_ += 2;
+    out.commit(line_break(put(at, ':'), false, column_));
+  }
+  void record_end_list() {
+    char* at = out.reserve_more<false>(0) - 2;  // the last item's ", ", or the dash's indentation
+    bool flow = flow_ & 1;
+    flow_ >>= 1;
+    if (flow) return out.commit(line_break(put(at, ']'), false, column_));
+    column_ -= 2;
+    out.commit(at);
+  }
+  void record_empty_list(const Key& key) {
+    char* at = put(put(out.reserve_more<false>(0), key.yaml), ": []");
+    out.commit(line_break(at, false, column_));
+  }
+  void record_begin_item() {
+    column_ += 2;
+    out.commit(put(out.reserve_more<false>(0), "- "));
+  }
+  /// The end of a map (an object or an item): back to its parent's column.
+  void record_end_map() {
+    column_ -= 2;
+    out.commit(out.reserve_more<false>(0) - 2);
+  }
+  /// Bytes that members of the current record printed before, from the same column.
+  void replay(std::string_view bytes) { out.commit(printing::put(out.reserve_more(bytes.size()), bytes)); }
 
 private:
   enum class Kind { map, block, flow };
@@ -403,6 +465,8 @@ private:
   };
   Frame stack_[max_depth];
   std::size_t depth_ = 0;
+  std::size_t column_ = 0;  ///< inside a record: of the current map's keys or list's dashes
+  std::uint32_t flow_ = 0;  ///< inside a record: a bit an open list, set for a flow sequence
 
   /// The line a member of the current map starts.
   char* line(char* at) {
@@ -511,6 +575,7 @@ public:
   void record_end() { out.commit(inline_end_tag(out.reserve_more<false>(0), *stack_[depth_--].name)); }
   /// Bytes that children of the current record element printed before.
   void replay(std::string_view bytes) { out.commit(printing::put(out.reserve_more(bytes.size()), bytes)); }
+  std::size_t depth() const { return depth_; }
 
 private:
   struct Frame {
@@ -947,10 +1012,10 @@ struct RulesWriter::Printers {
   template <std::size_t N, class Print>
   void repeated(FieldRun<N>& run, const std::array<const extract::SharedText*, N>& texts, std::uint64_t number,
                 std::size_t members, Print print) {
-    bool same = run.depth == yaml.depth() && run.number == number;
+    bool same = run.depth == xml.depth() && run.number == number;
     for (std::size_t i = 0; same && i < N; ++i) same = run.texts[i].same(*texts[i]);
     if (same) {
-      yaml.replay(run.bytes[0], members);
+      yaml.replay(run.bytes[0]);
       xml.replay(run.bytes[1]);
       json.replay(run.bytes[2]);
       return;
@@ -966,7 +1031,7 @@ struct RulesWriter::Printers {
     run.bytes[2].assign(begin[2], json.out.cursor());
     for (std::size_t i = 0; i < N; ++i) run.texts[i] = *texts[i];
     run.number = number;
-    run.depth = yaml.depth();
+    run.depth = xml.depth();
   }
 
   void begin_document(const Key& root, std::string_view version) {
@@ -981,12 +1046,12 @@ struct RulesWriter::Printers {
   }
   // A record of a `lines` list (see record()).
   void begin_record() {
-    yaml.begin_item<false>();
+    yaml.begin_record();
     xml.begin_record();
     json.begin_record();
   }
   void end_record() {
-    yaml.end_item<false>();
+    yaml.end_record();
     xml.end_record();
     json.end_record();
   }
@@ -995,66 +1060,72 @@ struct RulesWriter::Printers {
   void string(const Key& key, std::string_view text) { text_event<in_record, true>(&key, text); }
   template <bool in_record = false>
   void plain(const Key& key, std::string_view text) {
-    yaml.plain<!in_record>(key, text);
     if constexpr (in_record) {
+      yaml.record_plain(key, text);
       xml.record_plain(key, text);
       json.record_plain(key, text);
     } else {
+      yaml.plain(key, text);
       xml.plain(key, text);
       json.plain(key, text);
     }
   }
   template <bool in_record = false>
   void begin_object(const Key& key) {
-    yaml.begin_object<!in_record>(key);
     if constexpr (in_record) {
+      yaml.record_begin_object(key);
       xml.record_begin(key, nullptr);
       json.record_begin_object(key);
     } else {
+      yaml.begin_object(key);
       xml.begin_object(key);
       json.begin_object(key);
     }
   }
   template <bool in_record = false>
   void end_object() {
-    yaml.end_object<!in_record>();
     if constexpr (in_record) {
+      yaml.record_end_map();
       xml.record_end();
       json.record_end('}');
     } else {
+      yaml.end_object();
       xml.end_object();
       json.end_object();
     }
   }
   template <bool in_record = false>
   void begin_list(const Key& key, const Key& singular, ListStyle style) {
-    yaml.begin_list<!in_record>(key, singular, style);
     if constexpr (in_record) {
+      yaml.record_begin_list(key, style);
       xml.record_begin(key, &singular);
       json.record_begin_list(key);
     } else {
+      yaml.begin_list(key, singular, style);
       xml.begin_list(key, singular, style);
       json.begin_list(key, singular, style);
     }
   }
   template <bool in_record = false>
   void end_list() {
-    yaml.end_list<!in_record>();
     if constexpr (in_record) {
+      yaml.record_end_list();
       xml.record_end();
       json.record_end(']');
     } else {
+      yaml.end_list();
       xml.end_list();
       json.end_list();
     }
   }
   template <bool in_record = false>
   void empty_list(const Key& key) {
-    yaml.empty_list<!in_record>(key);
     if constexpr (in_record) {
+      yaml.record_empty_list(key);
       xml.record_empty_list(key);
       json.record_empty_list(key);
     } else {
+      yaml.empty_list(key);
       xml.empty_list(key);
       json.empty_list(key);
     }
@@ -1067,13 +1138,13 @@ struct RulesWriter::Printers {
   /// changes it).
   template <bool in_record, bool field>
   void text_event(const Key* key, std::string_view text) {
-    char* y = yaml.text_head<!in_record, field>(key, text.size());
-    char* x;
-    char* j;
+    char *y, *x, *j;
     if constexpr (in_record) {
+      y = yaml.record_text_head<field>(key);
       x = xml.record_text_head<field>(key);
       j = json.record_text_head<field>(key);
     } else {
+      y = yaml.text_head<field>(key, text.size());
       x = xml.text_head<field>(key, text.size());
       j = json.text_head<field>(key, text.size());
     }
@@ -1084,33 +1155,36 @@ struct RulesWriter::Printers {
     // their copies stand.
     bool quoted_verbatim =
         verbatim || support::scan_special<true, '"', '\\'>(text.data(), 0, text.size()) == text.size();
-    yaml.text_end(y, text, quoted_verbatim);
     if constexpr (in_record) {
+      yaml.record_text_end<field>(y, text, quoted_verbatim);
       xml.record_text_end<field>(x, key, text, verbatim);
       json.record_text_end(j, text, quoted_verbatim);
     } else {
+      yaml.text_end(y, text, quoted_verbatim);
       xml.text_end<field>(x, key, text, verbatim);
       json.text_end(j, text, quoted_verbatim);
     }
   }
   template <bool in_record = false>
   void begin_item() {
-    yaml.begin_item<!in_record>();
     if constexpr (in_record) {
+      yaml.record_begin_item();
       xml.record_begin_item();
       json.record_begin_item();
     } else {
+      yaml.begin_item();
       xml.begin_item();
       json.begin_item();
     }
   }
   template <bool in_record = false>
   void end_item() {
-    yaml.end_item<!in_record>();
     if constexpr (in_record) {
+      yaml.record_end_map();
       xml.record_end();
       json.record_end('}');
     } else {
+      yaml.end_item();
       xml.end_item();
       json.end_item();
     }

@@ -847,6 +847,17 @@ void parts(Out& out, const Key& key, const std::vector<extract::TextPart>& list)
   if (!list.empty()) conditioned_texts(out, key, "part"_key, list);
 }
 
+/// A points operator's name: extract's names, looked up once (each to_string was a call
+/// and a strlen, for every entry).
+std::string_view op_name(extract::PointsOp op) {
+  using extract::PointsOp;
+  static const std::array<std::string_view, 4> names = {
+      extract::to_string(PointsOp::add), extract::to_string(PointsOp::multiply),
+      extract::to_string(PointsOp::fraction), extract::to_string(PointsOp::fixed)};
+  static_assert(static_cast<std::size_t>(PointsOp::fixed) == 3, "one name for each operator, in order");
+  return names[static_cast<std::size_t>(op)];
+}
+
 template <class Out>
 void points(Out& out, const extract::Rule& r) {
   if (r.points_unparsed) {
@@ -858,7 +869,7 @@ void points(Out& out, const extract::Rule& r) {
   for (const auto& e : r.points) {
     const extract::Points& p = e.points;
     out.begin_item();
-    out.string("op"_key, extract::to_string(p.op));
+    out.string("op"_key, op_name(p.op));
     // A named quantity has no value, unless it is subtracted: then value -1 is its factor.
     if (p.quantity.empty() || p.value < 0) number_field(out, "value"_key, p.value);
     if (!p.quantity.empty()) out.string("quantity"_key, p.quantity);

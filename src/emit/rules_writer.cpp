@@ -80,17 +80,19 @@ constexpr bool special_byte(unsigned char c) {
 }
 
 #ifdef __SSE2__
-// Which of sixteen bytes are special_byte (all ones), in ten vector operations: the
-// control bytes, DEL and the non-ASCII bytes are those below 0x21 once one is added
-// (signed); '"' and '&', '<' and '>' differ in one bit each. (Written as 0x21 > x: GCC
-// turned x < 0x21 into a negated x > 0x20, one operation more.)
-inline __m128i special_bytes(__m128i v) {
-  __m128i hit = _mm_cmpgt_epi8(_mm_set1_epi8(0x21), _mm_add_epi8(v, _mm_set1_epi8(1)));
-  hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x04)), _mm_set1_epi8(0x26)));
-  hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x02)), _mm_set1_epi8(0x3e)));
-  return _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+// Which of sixteen bytes are no special_byte (all ones), in ten vector operations: the
+// printable ASCII bytes, 0x20 to 0x7e, are those below -33 (signed) once 0x60 is added;
+// '"' and '&', '<' and '>' differ in one bit each. (Written as the bytes that are not
+// special, to be and-ed: as the special ones, to be or-ed, GCC turned the range test
+// into a negated compare, an operation and a copy more for each sixteen bytes.)
+inline __m128i ordinary_bytes(__m128i v) {
+  __m128i printable = _mm_cmpgt_epi8(_mm_set1_epi8(-33), _mm_add_epi8(v, _mm_set1_epi8(0x60)));
+  __m128i marked = _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x04)), _mm_set1_epi8(0x26));
+  marked = _mm_or_si128(marked, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x02)), _mm_set1_epi8(0x3e)));
+  marked = _mm_or_si128(marked, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+  return _mm_andnot_si128(marked, printable);
 }
-inline bool any_special(__m128i v) { return _mm_movemask_epi8(special_bytes(v)) != 0; }
+inline bool all_ordinary(__m128i v) { return _mm_movemask_epi8(ordinary_bytes(v)) == 0xffff; }
 
 template <class Word>
 Word load(const char* p) {
@@ -119,14 +121,14 @@ WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::st
   };
   if (n >= 16) {
     __m128i last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16));
-    __m128i hits = special_bytes(last);
+    __m128i ordinary = ordinary_bytes(last);
     for (std::size_t i = 0; i + 16 < n; i += 16) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-      hits = _mm_or_si128(hits, special_bytes(v));
+      ordinary = _mm_and_si128(ordinary, ordinary_bytes(v));
       store(i, v);
     }
     store(n - 16, last);
-    return _mm_movemask_epi8(hits) == 0;
+    return _mm_movemask_epi8(ordinary) == 0xffff;
   }
   auto copy = [&](std::size_t at, auto word) {
     std::memcpy(to0 + at, &word, sizeof word);
@@ -137,14 +139,14 @@ WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::st
     auto head = load<std::int64_t>(p), tail = load<std::int64_t>(p + n - 8);
     copy(0, head);
     copy(n - 8, tail);
-    return !any_special(_mm_set_epi64x(tail, head));
+    return all_ordinary(_mm_set_epi64x(tail, head));
   }
   constexpr std::int32_t spaces = 0x20202020;
   if (n >= 4) {
     auto head = load<std::int32_t>(p), tail = load<std::int32_t>(p + n - 4);
     copy(0, head);
     copy(n - 4, tail);
-    return !any_special(_mm_set_epi32(spaces, spaces, tail, head));
+    return all_ordinary(_mm_set_epi32(spaces, spaces, tail, head));
   }
   if (n == 0) return true;
   // The first, middle and last byte cover every length from 1 to 3 (as put_text copies
@@ -157,7 +159,7 @@ WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::st
   }
   std::int32_t word = static_cast<unsigned char>(first) | static_cast<unsigned char>(middle) << 8 |
                       static_cast<unsigned char>(last) << 16 | 0x20 << 24;
-  return !any_special(_mm_set_epi32(spaces, spaces, spaces, word));
+  return all_ordinary(_mm_set_epi32(spaces, spaces, spaces, word));
 #else
   bool special = false;
   for (std::size_t i = 0; i < n; ++i) {

@@ -113,7 +113,7 @@ char* put_padded(char* at, const char* src, std::size_t n) {
 struct Key {
   static constexpr std::size_t room = 32;
   struct Form {
-    char text[room + 1] = {};  ///< one more: a form after its leading comma is still `room` readable bytes
+    char text[room] = {};
     std::size_t size = 0;
     consteval void add(std::string_view s) {
       for (char c : s) {
@@ -123,11 +123,11 @@ struct Key {
     }
   };
   Form json;       ///< "name": (with the space)
-  Form json_inline;  ///< ,"name": (without it: inside a record written on one line; the comma unless first)
+  Form json_inline;  ///< "name": (without it: inside a record written on one line)
   // The same before a string value, with its opening quote: a string field's name and
   // punctuation are one copy.
   Form json_text;         ///< "name": "
-  Form json_inline_text;  ///< ,"name":"
+  Form json_inline_text;  ///< "name":"
   Form yaml;       ///< name
   Form yaml_text;  ///< name: "
   Form xml_open;   ///< <name>
@@ -137,13 +137,13 @@ struct Key {
     json.add("\"");
     json.add(name);
     json.add("\": ");
-    json_inline.add(",\"");
+    json_inline.add("\"");
     json_inline.add(name);
     json_inline.add("\":");
     json_text.add("\"");
     json_text.add(name);
     json_text.add("\": \"");
-    json_inline_text.add(",\"");
+    json_inline_text.add("\"");
     json_inline_text.add(name);
     json_inline_text.add("\":\"");
     yaml.add(name);

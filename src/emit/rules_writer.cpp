@@ -51,16 +51,19 @@ using printing::operator""_key;
 //                            then, in one event (two or three of a rule's lists are empty)
 // Objects of the layout are never empty, lists may be. Every event reserves first what
 // it writes (the text's bytes, escaped at most six to one, and Sink::slack of names,
-// indentation and punctuation) and then writes without checking; an event with
-// `checked` false leaves out the reservation too: the record it belongs to reserved room
-// for all its events at once (in_room, in the layout below).
+// indentation and punctuation) and then writes without checking. The records of a
+// `lines` list are written by record() in the layout below, between begin_record() and
+// end_record(): their events (`in_record` true) leave out the reservation (the record
+// reserved room for all its events at once), and JSON and XML write them on one line
+// without keeping the state the other events consult (see JsonPrinter::begin_record).
 
 enum class ListStyle {
   scalars,   ///< strings only: a flow sequence in YAML
   records,   ///< objects only: a block sequence in YAML (flow "[]" when empty)
   streamed,  ///< records written as they arrive: XML opens the element before knowing
              ///< whether any will come (`<pages>` then `</pages>` even when empty)
-  lines,     ///< records, each on one line of its own in JSON and XML (YAML: as records)
+  lines,     ///< records, each on one line of its own in JSON and XML (YAML: as records),
+             ///< every one written by record()
 };
 
 constexpr std::size_t max_depth = 14;  // the layout nests 7 deep
@@ -77,17 +80,19 @@ constexpr bool special_byte(unsigned char c) {
 }
 
 #ifdef __SSE2__
-// Which of sixteen bytes are special_byte (all ones), in ten vector operations: the
-// control bytes, DEL and the non-ASCII bytes are those below 0x21 once one is added
-// (signed); '"' and '&', '<' and '>' differ in one bit each. (Written as 0x21 > x: GCC
-// turned x < 0x21 into a negated x > 0x20, one operation more.)
-inline __m128i special_bytes(__m128i v) {
-  __m128i hit = _mm_cmpgt_epi8(_mm_set1_epi8(0x21), _mm_add_epi8(v, _mm_set1_epi8(1)));
-  hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x04)), _mm_set1_epi8(0x26)));
-  hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x02)), _mm_set1_epi8(0x3e)));
-  return _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+// Which of sixteen bytes are no special_byte (all ones), in ten vector operations: the
+// printable ASCII bytes, 0x20 to 0x7e, are those below -33 (signed) once 0x60 is added;
+// '"' and '&', '<' and '>' differ in one bit each. (Written as the bytes that are not
+// special, to be and-ed: as the special ones, to be or-ed, GCC turned the range test
+// into a negated compare, an operation and a copy more for each sixteen bytes.)
+inline __m128i ordinary_bytes(__m128i v) {
+  __m128i printable = _mm_cmpgt_epi8(_mm_set1_epi8(-33), _mm_add_epi8(v, _mm_set1_epi8(0x60)));
+  __m128i marked = _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x04)), _mm_set1_epi8(0x26));
+  marked = _mm_or_si128(marked, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x02)), _mm_set1_epi8(0x3e)));
+  marked = _mm_or_si128(marked, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+  return _mm_andnot_si128(marked, printable);
 }
-inline bool any_special(__m128i v) { return _mm_movemask_epi8(special_bytes(v)) != 0; }
+inline bool all_ordinary(__m128i v) { return _mm_movemask_epi8(ordinary_bytes(v)) == 0xffff; }
 
 template <class Word>
 Word load(const char* p) {
@@ -116,14 +121,14 @@ WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::st
   };
   if (n >= 16) {
     __m128i last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16));
-    __m128i hits = special_bytes(last);
+    __m128i ordinary = ordinary_bytes(last);
     for (std::size_t i = 0; i + 16 < n; i += 16) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-      hits = _mm_or_si128(hits, special_bytes(v));
+      ordinary = _mm_and_si128(ordinary, ordinary_bytes(v));
       store(i, v);
     }
     store(n - 16, last);
-    return _mm_movemask_epi8(hits) == 0;
+    return _mm_movemask_epi8(ordinary) == 0xffff;
   }
   auto copy = [&](std::size_t at, auto word) {
     std::memcpy(to0 + at, &word, sizeof word);
@@ -134,14 +139,14 @@ WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::st
     auto head = load<std::int64_t>(p), tail = load<std::int64_t>(p + n - 8);
     copy(0, head);
     copy(n - 8, tail);
-    return !any_special(_mm_set_epi64x(tail, head));
+    return all_ordinary(_mm_set_epi64x(tail, head));
   }
   constexpr std::int32_t spaces = 0x20202020;
   if (n >= 4) {
     auto head = load<std::int32_t>(p), tail = load<std::int32_t>(p + n - 4);
     copy(0, head);
     copy(n - 4, tail);
-    return !any_special(_mm_set_epi32(spaces, spaces, tail, head));
+    return all_ordinary(_mm_set_epi32(spaces, spaces, tail, head));
   }
   if (n == 0) return true;
   // The first, middle and last byte cover every length from 1 to 3 (as put_text copies
@@ -154,7 +159,7 @@ WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::st
   }
   std::int32_t word = static_cast<unsigned char>(first) | static_cast<unsigned char>(middle) << 8 |
                       static_cast<unsigned char>(last) << 16 | 0x20 << 24;
-  return !any_special(_mm_set_epi32(spaces, spaces, spaces, word));
+  return all_ordinary(_mm_set_epi32(spaces, spaces, spaces, word));
 #else
   bool special = false;
   for (std::size_t i = 0; i < n; ++i) {
@@ -211,16 +216,16 @@ public:
   void begin_document(const Key& root, std::string_view version) {
     char* at = put(out.reserve_more(version.size()), '{');
     first_[0] = true;
-    at = member(at, root);
+    at = member(at, root.json);
     out.commit(printing::quoted_as_is(at, version));  // the schema's own version: nothing to escape
   }
   void end_document() { out.commit(put(out.reserve_more(0), "\n}\n")); }
   /// Where a string field's (`key`, a `field`) or a list's string item's text goes,
   /// after its opening quote; text_end writes the rest.
-  template <bool checked, bool field>
+  template <bool field>
   char* text_head(const Key* key, std::size_t size) {
-    char* at = out.reserve_more<checked>(size);
-    if constexpr (field) return member(at, key->json_text, key->json_inline_text);
+    char* at = out.reserve_more(size);
+    if constexpr (field) return member(at, key->json_text);
     return put(next(at), '"');
   }
   /// The text after text_head's `at`: if `verbatim`, the closing quote after it was
@@ -230,83 +235,81 @@ public:
     out.commit(at - 1);
     json_string(out, text);
   }
-  template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
-    char* at = member(out.reserve_more<checked>(text.size()), key);
+    char* at = member(out.reserve_more(text.size()), key.json);
     out.commit(printing::put_padded<plain_room>(at, text.data(), text.size()));
   }
-  template <bool checked = true>
-  void begin_object(const Key& key) { open(member(out.reserve_more<checked>(0), key), '{'); }
-  template <bool checked = true>
-  void end_object() { close<checked>('}'); }
-  template <bool checked = true>
-  void begin_list(const Key& key, const Key&, ListStyle style) {
-    open(member(out.reserve_more<checked>(0), key), '[');
-    lines_[depth_] = style == ListStyle::lines;
-  }
-  template <bool checked = true>
-  void end_list() { close<checked>(']'); }
-  template <bool checked = true>
-  void empty_list(const Key& key) { out.commit(put(member(out.reserve_more<checked>(0), key), "[]")); }
-  template <bool checked = true>
-  void begin_item() {
-    char* at = next(out.reserve_more<checked>(0));
-    if (lines_[depth_]) inline_from_ = depth_ + 1;
-    open(at, '{');
-  }
-  template <bool checked = true>
-  void end_item() {
-    close<checked>('}');
-    if (depth_ < inline_from_) inline_from_ = max_depth;
-  }
-  /// Bytes that members of the current object printed before, from the same state.
-  void replay(std::string_view bytes, std::size_t) {
-    out.commit(printing::put(out.reserve_more(bytes.size()), bytes));
-    first_[depth_] = false;
-  }
+  void begin_object(const Key& key) { open(member(out.reserve_more(0), key.json), '{'); }
+  void end_object() { close('}'); }
+  void begin_list(const Key& key, const Key&, ListStyle) { open(member(out.reserve_more(0), key.json), '['); }
+  void end_list() { close(']'); }
+  void empty_list(const Key& key) { out.commit(put(member(out.reserve_more(0), key.json), "[]")); }
+  void begin_item() { open(next(out.reserve_more(0)), '{'); }
+  void end_item() { close('}'); }
   std::size_t depth() const { return depth_; }
+
+  // A record of a `lines` list (record(), in the layout below), on one line: every member and item
+  // inside it is written with a comma after it, and the end of an object or list writes
+  // its bracket over the last one's (the layout's objects and the lists it begins are
+  // never empty). So nothing inside asks whether a member is the first, or how deep it
+  // is. The record reserved room for all it writes.
+  void begin_record() { out.commit(put(next(out.reserve_more<false>(0)), '{')); }
+  void end_record() { out.reserve_more<false>(0)[-1] = '}'; }
+  template <bool field>
+  char* record_text_head(const Key* key) {
+    char* at = out.reserve_more<false>(0);
+    if constexpr (field) return put(at, key->json_inline_text);
+    return put(at, '"');
+  }
+  void record_text_end(char* at, std::string_view text, bool verbatim) {
+    if (verbatim) return out.commit(put(at + text.size(), "\","));
+    out.commit(at - 1);
+    json_string(out, text);
+    out.put(',');
+  }
+  void record_plain(const Key& key, std::string_view text) {
+    char* at = put(out.reserve_more<false>(0), key.json_inline);
+    out.commit(put(printing::put_padded<plain_room>(at, text.data(), text.size()), ','));
+  }
+  void record_begin_object(const Key& key) { out.commit(put(put(out.reserve_more<false>(0), key.json_inline), '{')); }
+  void record_begin_list(const Key& key) { out.commit(put(put(out.reserve_more<false>(0), key.json_inline), '[')); }
+  void record_empty_list(const Key& key) {
+    out.commit(put(put(out.reserve_more<false>(0), key.json_inline), "[],"));
+  }
+  void record_begin_item() { out.commit(put(out.reserve_more<false>(0), '{')); }
+  /// The end of an object, list or item: its bracket over the last member's comma.
+  void record_end(char bracket) {
+    char* at = out.reserve_more<false>(0);
+    at[-1] = bracket;
+    out.commit(put(at, ','));
+  }
+  /// Bytes that members of the current record printed before.
+  void replay(std::string_view bytes) { out.commit(printing::put(out.reserve_more(bytes.size()), bytes)); }
 
 private:
   bool first_[max_depth] = {};
-  bool lines_[max_depth] = {};  ///< the list at this depth writes a record per line
   std::size_t depth_ = 0;
-  std::size_t inline_from_ = max_depth;  ///< depths from here on are inside a one-line record
 
   char* next(char* at) {
     std::size_t depth = depth_;
     bool first = first_[depth];
     first_[depth] = false;
-    if (depth >= inline_from_) {
-      *at = ',';
-      return at + !first;
-    }
     return line_break(at, !first, 2 * (depth + 1));
   }
-  char* member(char* at, const Key& key) { return member(at, key.json, key.json_inline); }
-  /// A member's name: `form` on a line of its own, `inline_form` (with a leading comma,
-  /// left off for the first member) inside a one-line record. The layout's own keys
-  /// need no escaping.
-  char* member(char* at, const Key::Form& form, const Key::Form& inline_form) {
-    std::size_t depth = depth_;
-    bool first = first_[depth];
-    first_[depth] = false;
-    if (depth >= inline_from_)
-      return printing::put_padded<Key::room>(at, inline_form.text + first, inline_form.size - first);
-    return put(line_break(at, !first, 2 * (depth + 1)), form);
-  }
+  /// A member's name in `form`, on a line of its own. The layout's own keys need no
+  /// escaping.
+  char* member(char* at, const Key::Form& form) { return put(next(at), form); }
   void open(char* at, char c) {
     first_[++depth_] = true;
     out.commit(put(at, c));
   }
-  template <bool checked = true>
   void close(char c) {
-    char* at = out.reserve_more<checked>(0);
+    char* at = out.reserve_more(0);
     std::size_t depth = depth_--;
-    if (!first_[depth] && depth < inline_from_) at = line_break(at, false, 2 * depth);
+    if (!first_[depth]) at = line_break(at, false, 2 * depth);
     out.commit(put(at, c));
   }
 };
-
 // yaml-cpp's Emitter for block maps (keys at one column, nested maps two further),
 // block sequences ("- " two further than their key, the item's map two further still,
 // its first key on the dash's line) and flow sequences of scalars ("[a, b]", "[]").
@@ -322,9 +325,9 @@ public:
   void end_document() { out.commit(put(out.reserve_more(0), '\n')); }
   /// Where a string field's (`key`, a `field`) or a flow sequence's item's text goes,
   /// after its opening quote; text_end writes the rest.
-  template <bool checked, bool field>
+  template <bool field>
   char* text_head(const Key* key, std::size_t size) {
-    char* at = out.reserve_more<checked>(size);
+    char* at = out.reserve_more(size);
     if constexpr (field) return put(line(at), key->yaml_text);
     if (stack_[depth_].count++ > 0) at = put(at, ", ");
     return put(at, '"');
@@ -335,23 +338,19 @@ public:
     out.commit(at - 1);
     printing::yaml_string(out, text);
   }
-  template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
-    char* at = put(member(out.reserve_more<checked>(text.size()), key), ": ");
+    char* at = put(member(out.reserve_more(text.size()), key), ": ");
     out.commit(printing::put_padded<plain_room>(at, text.data(), text.size()));
   }
-  template <bool checked = true>
   void begin_object(const Key& key) {
     std::size_t column = stack_[depth_].column + 2;
-    out.commit(put(member(out.reserve_more<checked>(0), key), ':'));
+    out.commit(put(member(out.reserve_more(0), key), ':'));
     stack_[++depth_] = {Kind::map, column, 0, false};
   }
-  template <bool checked = true>
   void end_object() { --depth_; }
-  template <bool checked = true>
   void begin_list(const Key& key, const Key&, ListStyle style) {
     std::size_t column = stack_[depth_].column + 2;
-    char* at = member(out.reserve_more<checked>(0), key);
+    char* at = member(out.reserve_more(0), key);
     if (style == ListStyle::scalars) {
       out.commit(put(at, ": ["));
       stack_[++depth_] = {Kind::flow, column, 0, false};
@@ -360,11 +359,10 @@ public:
       stack_[++depth_] = {Kind::block, column, 0, false};
     }
   }
-  template <bool checked = true>
   void end_list() {
     // An empty list counts as one of scalars: yaml-cpp then wrote it in flow style.
     Frame f = stack_[depth_--];
-    char* at = out.reserve_more<checked>(0);
+    char* at = out.reserve_more(0);
     if (f.kind == Kind::flow) {
       at = put(at, ']');
     } else if (f.count == 0) {
@@ -373,23 +371,91 @@ public:
     out.commit(at);
   }
   /// "[]" in flow style, for scalars and records alike (as end_list writes it).
-  template <bool checked = true>
-  void empty_list(const Key& key) { out.commit(put(member(out.reserve_more<checked>(0), key), ": []")); }
-  template <bool checked = true>
+  void empty_list(const Key& key) { out.commit(put(member(out.reserve_more(0), key), ": []")); }
   void begin_item() {
     Frame& f = stack_[depth_];
     ++f.count;
     std::size_t column = f.column;
-    out.commit(put(line_break(out.reserve_more<checked>(0), false, column), "- "));
+    out.commit(put(line_break(out.reserve_more(0), false, column), "- "));
     stack_[++depth_] = {Kind::map, column + 2, 0, true};
   }
-  template <bool checked = true>
   void end_item() { --depth_; }
-  /// Bytes that `members` members of the current map printed before, from the same state.
-  void replay(std::string_view bytes, std::size_t members) {
-    out.commit(printing::put(out.reserve_more(bytes.size()), bytes));
-    stack_[depth_].count += members;
+
+  // A record of a `lines` list (record(), in the layout below), inside which each line
+  // break comes after a member, with the indentation of the member that would follow
+  // it in the same map: what ends a map or an item takes back the two columns it
+  // indented further, and the record's end its last line break. So nothing inside asks
+  // whether a member is the first after "- "; only the current column is kept, and
+  // whether each open list is a flow sequence. The layout's objects and the lists it
+  // begins there are never empty. The record reserved room for all it writes.
+  void begin_record() {
+    Frame& f = stack_[depth_];
+    ++f.count;
+    std::size_t column = f.column;
+    out.commit(put(line_break(out.reserve_more<false>(0), false, column), "- "));
+    column_ = column + 2;
+    flow_ = 0;
   }
+  void end_record() { out.commit(out.reserve_more<false>(0) - 1 - column_); }
+  template <bool field>
+  char* record_text_head(const Key* key) {
+    char* at = out.reserve_more<false>(0);
+    if constexpr (field) return put(at, key->yaml_text);
+    return put(at, '"');
+  }
+  /// As text_end, then the line break after a field or the ", " after a flow item.
+  template <bool field>
+  void record_text_end(char* at, std::string_view text, bool verbatim) {
+    if (verbatim) {
+      at = put(at + text.size(), '"');
+    } else {
+      out.commit(at - 1);
+      printing::yaml_string(out, text);
+      at = out.reserve_more<false>(0);
+    }
+    if constexpr (field) return out.commit(line_break(at, false, column_));
+    out.commit(put(at, ", "));
+  }
+  void record_plain(const Key& key, std::string_view text) {
+    char* at = put(put(out.reserve_more<false>(0), key.yaml), ": ");
+    at = printing::put_padded<plain_room>(at, text.data(), text.size());
+    out.commit(line_break(at, false, column_));
+  }
+  void record_begin_object(const Key& key) {
+    column_ += 2;
+    out.commit(line_break(put(put(out.reserve_more<false>(0), key.yaml), ':'), false, column_));
+  }
+  void record_begin_list(const Key& key, ListStyle style) {
+    char* at = put(out.reserve_more<false>(0), key.yaml);
+    bool flow = style == ListStyle::scalars;
+    flow_ = flow_ << 1 | flow;
+    if (flow) return out.commit(put(at, ": ["));
+    column_ += 2;
+    out.commit(line_break(put(at, ':'), false, column_));
+  }
+  void record_end_list() {
+    char* at = out.reserve_more<false>(0) - 2;  // the last item's ", ", or the dash's indentation
+    bool flow = flow_ & 1;
+    flow_ >>= 1;
+    if (flow) return out.commit(line_break(put(at, ']'), false, column_));
+    column_ -= 2;
+    out.commit(at);
+  }
+  void record_empty_list(const Key& key) {
+    char* at = put(put(out.reserve_more<false>(0), key.yaml), ": []");
+    out.commit(line_break(at, false, column_));
+  }
+  void record_begin_item() {
+    column_ += 2;
+    out.commit(put(out.reserve_more<false>(0), "- "));
+  }
+  /// The end of a map (an object or an item): back to its parent's column.
+  void record_end_map() {
+    column_ -= 2;
+    out.commit(out.reserve_more<false>(0) - 2);
+  }
+  /// Bytes that members of the current record printed before, from the same column.
+  void replay(std::string_view bytes) { out.commit(printing::put(out.reserve_more(bytes.size()), bytes)); }
 
 private:
   enum class Kind { map, block, flow };
@@ -401,6 +467,8 @@ private:
   };
   Frame stack_[max_depth];
   std::size_t depth_ = 0;
+  std::size_t column_ = 0;  ///< inside a record: of the current map's keys or list's dashes
+  std::uint32_t flow_ = 0;  ///< inside a record: a bit an open list, set for a flow sequence
 
   /// The line a member of the current map starts.
   char* line(char* at) {
@@ -440,88 +508,92 @@ public:
     return *stack_[depth_].singular;
   }
   /// Where the text goes, after its start tag; text_end writes the rest.
-  template <bool checked, bool field>
+  template <bool field>
   char* text_head(const Key* key, std::size_t size) {
-    return put(child(out.reserve_more<checked>(size)), text_element<field>(key).xml_open);
+    return put(child(out.reserve_more(size)), text_element<field>(key).xml_open);
   }
   /// The text after text_head's `at`: if `verbatim`, the end tag after it was copied
   /// to `at` as it is; otherwise the text escaped and then the end tag.
   template <bool field>
   void text_end(char* at, const Key* key, std::string_view text, bool verbatim) {
-    const Key& name = text_element<field>(key);
-    if (verbatim) return out.commit(close_tag(at + text.size(), name));
+    const Key::Form& end_tag = text_element<field>(key).xml_close;
+    if (verbatim) return out.commit(put(at + text.size(), end_tag));
     out.commit(at);
-    out.commit(close_tag(escaped(text), name));
+    out.commit(put(escaped(text), end_tag));
   }
-  template <bool checked = true>
   void plain(const Key& key, std::string_view text) {
-    char* at = put(child(out.reserve_more<checked>(text.size())), key.xml_open);
-    out.commit(close_tag(printing::put_padded<plain_room>(at, text.data(), text.size()), key));
+    char* at = put(child(out.reserve_more(text.size())), key.xml_open);
+    out.commit(put(printing::put_padded<plain_room>(at, text.data(), text.size()), key.xml_close));
   }
-  template <bool checked = true>
-  void begin_object(const Key& key) { begin<checked>(key, nullptr); }
-  template <bool checked = true>
-  void end_object() { end<checked>(); }
-  template <bool checked = true>
+  void begin_object(const Key& key) { begin(key, nullptr); }
+  void end_object() { end(); }
   void begin_list(const Key& key, const Key& singular, ListStyle style) {
-    begin<checked>(key, &singular);
-    stack_[depth_].lines = style == ListStyle::lines;
+    begin(key, &singular);
     if (style == ListStyle::streamed) {
-      out.commit(put(out.reserve_more<checked>(0), ">\n"));
+      out.commit(put(out.reserve_more(0), ">\n"));
       stack_[depth_].has_children = true;
     }
   }
-  template <bool checked = true>
-  void end_list() { end<checked>(); }
+  void end_list() { end(); }
   /// An element without children, as end() closes one (never a streamed list, whose
   /// start tag is written whole).
-  template <bool checked = true>
-  void empty_list(const Key& key) {
-    char* at = start_tag(child(out.reserve_more<checked>(0)), key);
-    std::size_t depth = depth_ + 1;
-    if (depth < inline_from_) {
-      at = put(at, " />\n");
-    } else {
-      at = put(at, "/>");
-      if (depth == inline_from_) at = put(at, '\n');
-    }
+  void empty_list(const Key& key) { out.commit(put(start_tag(child(out.reserve_more(0)), key), " />\n")); }
+  void begin_item() { begin(*stack_[depth_].singular, nullptr); }
+  void end_item() { end(); }
+
+  // A record of a `lines` list (record(), in the layout below), on one line: the layout's objects
+  // and the lists it begins there are never empty, so each start tag is written whole
+  // at once and nothing inside asks whether an element has children yet or how deep it
+  // is; only the names of the open elements are kept, for their end tags. The record
+  // reserved room for all it writes.
+  void begin_record() {
+    const Key& name = *stack_[depth_].singular;
+    out.commit(put(child(out.reserve_more<false>(0)), name.xml_open));
+    stack_[++depth_] = {&name, nullptr, true};
+  }
+  void end_record() { out.commit(put(out.reserve_more<false>(0), stack_[depth_--].name->xml_close)); }
+  template <bool field>
+  char* record_text_head(const Key* key) {
+    return put(out.reserve_more<false>(0), text_element<field>(key).xml_open);
+  }
+  template <bool field>
+  void record_text_end(char* at, const Key* key, std::string_view text, bool verbatim) {
+    const Key& name = text_element<field>(key);
+    if (verbatim) return out.commit(inline_end_tag(at + text.size(), name));
     out.commit(at);
+    out.commit(inline_end_tag(escaped(text), name));
   }
-  template <bool checked = true>
-  void begin_item() {
-    bool lines = stack_[depth_].lines;
-    begin<checked>(*stack_[depth_].singular, nullptr);
-    if (lines) inline_from_ = depth_;
+  void record_plain(const Key& key, std::string_view text) {
+    char* at = put(out.reserve_more<false>(0), key.xml_open);
+    out.commit(inline_end_tag(printing::put_padded<plain_room>(at, text.data(), text.size()), key));
   }
-  template <bool checked = true>
-  void end_item() {
-    end<checked>();
-    if (depth_ < inline_from_) inline_from_ = max_depth;
+  void record_begin(const Key& name, const Key* singular) {
+    out.commit(put(out.reserve_more<false>(0), name.xml_open));
+    stack_[++depth_] = {&name, singular, true};
   }
-  /// Bytes that children of the current element printed before, from the same state.
-  void replay(std::string_view bytes, std::size_t) {
-    out.commit(printing::put(out.reserve_more(bytes.size()), bytes));
-    stack_[depth_].has_children = true;
-  }
+  void record_begin_item() { record_begin(*stack_[depth_].singular, nullptr); }
+  /// format_raw's "<a/>".
+  void record_empty_list(const Key& key) { out.commit(put(start_tag(out.reserve_more<false>(0), key), "/>")); }
+  void record_end() { out.commit(inline_end_tag(out.reserve_more<false>(0), *stack_[depth_--].name)); }
+  /// Bytes that children of the current record element printed before.
+  void replay(std::string_view bytes) { out.commit(printing::put(out.reserve_more(bytes.size()), bytes)); }
+  std::size_t depth() const { return depth_; }
 
 private:
   struct Frame {
     const Key* name = nullptr;
     const Key* singular = nullptr;
     bool has_children = false;  ///< the start tag's ">" is written
-    bool lines = false;         ///< a list whose records are one line each
   };
   Frame stack_[max_depth];
   std::size_t depth_ = 0;
-  std::size_t inline_from_ = max_depth;  ///< elements this deep or deeper are on one line
 
-  /// The end tag, and the line break after it unless inside a one-line record (where
-  /// the record's own end tag still ends the line).
-  char* close_tag(char* at, const Key& key) const {
+  /// The end tag without its line break: inside a one-line record (where the record's
+  /// own end tag still ends the line).
+  static char* inline_end_tag(char* at, const Key& key) {
     const Key::Form& f = key.xml_close;
-    return printing::put_padded<Key::room>(at, f.text, f.size - (depth_ >= inline_from_));
+    return printing::put_padded<Key::room>(at, f.text, f.size - 1);
   }
-
   /// The start tag's "<name", without its ">".
   static char* start_tag(char* at, const Key& key) {
     return printing::put_padded<Key::room>(at, key.xml_open.text, key.xml_open.size - 1);
@@ -530,33 +602,23 @@ private:
   char* child(char* at) {
     std::size_t depth = depth_;
     Frame& f = stack_[depth];
-    bool on_record_line = depth >= inline_from_;
     if (!f.has_children) {
       f.has_children = true;
-      at = put(at, '>');
-      if (!on_record_line) at = put(at, '\n');
+      at = put(at, ">\n");
     }
-    return on_record_line ? at : printing::spaces(at, 2 * (depth + 1));
+    return printing::spaces(at, 2 * (depth + 1));
   }
-  template <bool checked = true>
   void begin(const Key& name, const Key* singular) {
-    out.commit(start_tag(child(out.reserve_more<checked>(0)), name));
+    out.commit(start_tag(child(out.reserve_more(0)), name));
     stack_[++depth_] = {&name, singular, false};
   }
-  template <bool checked = true>
   void end() {
     std::size_t depth = depth_--;
     const Frame& f = stack_[depth];
-    char* at = out.reserve_more<checked>(0);
-    if (depth < inline_from_) {
-      if (!f.has_children) return out.commit(put(at, " />\n"));
-      at = printing::spaces(at, 2 * depth);
-    } else if (!f.has_children) {
-      // format_raw's "<a/>"; the record's own element still ends its line.
-      at = put(at, "/>");
-      return out.commit(depth == inline_from_ ? put(at, '\n') : at);
-    }
-    out.commit(close_tag(at, *f.name));
+    char* at = out.reserve_more(0);
+    if (!f.has_children) return out.commit(put(at, " />\n"));
+    at = printing::spaces(at, 2 * depth);
+    out.commit(put(at, f.name->xml_close));
   }
   /// `s` escaped, at the sink's cursor (it reserves for itself); the cursor after it.
   /// Entities are padded copies and runs short copies, as everywhere in the printers:
@@ -612,7 +674,7 @@ struct FieldRun {
 };
 
 // What the events of a record may write at most in any one file, added up by running
-// the layout on this instead of the printers (see in_room): twice Sink::slack an event
+// the layout on this instead of the printers (see record()): twice Sink::slack an event
 // and six bytes a text byte, so that a reservation an event still makes for itself
 // (an escaped text's, a field run's) always fits in what is left and never moves the
 // record to another window.
@@ -648,26 +710,27 @@ void number_field(Measure& out, const Key& key, T) {
   out.plain(key, {});
 }
 
-/// The printers' events without their checks for room: for a record that in_room
-/// reserved room for as a whole.
+/// The printers' events inside a record of a `lines` list: without their checks for
+/// room (record() reserved room for the record as a whole), and written on one line in
+/// JSON and XML without asking where (see JsonPrinter::begin_record).
 template <class Out>
-struct Unchecked {
+struct InRecord {
   Out& out;
   FieldRun<5>& structure_run;
   FieldRun<2>& source_run;
 
-  void string(const Key& key, std::string_view text) { out.template string<false>(key, text); }
-  void plain(const Key& key, std::string_view text) { out.template plain<false>(key, text); }
-  void begin_object(const Key& key) { out.template begin_object<false>(key); }
-  void end_object() { out.template end_object<false>(); }
+  void string(const Key& key, std::string_view text) { out.template string<true>(key, text); }
+  void plain(const Key& key, std::string_view text) { out.template plain<true>(key, text); }
+  void begin_object(const Key& key) { out.template begin_object<true>(key); }
+  void end_object() { out.template end_object<true>(); }
   void begin_list(const Key& key, const Key& singular, ListStyle style) {
-    out.template begin_list<false>(key, singular, style);
+    out.template begin_list<true>(key, singular, style);
   }
-  void end_list() { out.template end_list<false>(); }
-  void empty_list(const Key& key) { out.template empty_list<false>(key); }
-  void item(std::string_view text) { out.template item<false>(text); }
-  void begin_item() { out.template begin_item<false>(); }
-  void end_item() { out.template end_item<false>(); }
+  void end_list() { out.template end_list<true>(); }
+  void empty_list(const Key& key) { out.template empty_list<true>(key); }
+  void item(std::string_view text) { out.template item<true>(text); }
+  void begin_item() { out.template begin_item<true>(); }
+  void end_item() { out.template end_item<true>(); }
   template <std::size_t N, class Print>
   void repeated(FieldRun<N>& run, const std::array<const extract::SharedText*, N>& texts, std::uint64_t number,
                 std::size_t members, Print print) {
@@ -675,16 +738,20 @@ struct Unchecked {
   }
 };
 
-/// Writes one record through `write` (the layout, called with any Out) with one
-/// reservation a file: a rule has some seventy events, and each checked its file's room
-/// before writing.
+/// Writes one record of a `lines` list, whose members `write` writes (the layout,
+/// called with any Out), with one reservation a file: a rule has some seventy events,
+/// and each checked its file's room before writing.
 template <class Out, class Write>
-void in_room(Out& out, Write write) {
+void record(Out& out, Write write) {
   Measure measure{out.structure_run, out.source_run};
+  measure.begin_item();
   write(measure);
+  measure.end_item();
   out.room(measure.bytes);
-  Unchecked<Out> unchecked{out, out.structure_run, out.source_run};
-  write(unchecked);
+  out.begin_record();
+  InRecord<Out> in_record{out, out.structure_run, out.source_run};
+  write(in_record);
+  out.end_record();
 }
 
 // Numbers print the same in every format, as nlohmann printed them: integers in full,
@@ -782,6 +849,17 @@ void parts(Out& out, const Key& key, const std::vector<extract::TextPart>& list)
   if (!list.empty()) conditioned_texts(out, key, "part"_key, list);
 }
 
+/// A points operator's name: extract's names, looked up once (each to_string was a call
+/// and a strlen, for every entry).
+std::string_view op_name(extract::PointsOp op) {
+  using extract::PointsOp;
+  static const std::array<std::string_view, 4> names = {
+      extract::to_string(PointsOp::add), extract::to_string(PointsOp::multiply),
+      extract::to_string(PointsOp::fraction), extract::to_string(PointsOp::fixed)};
+  static_assert(static_cast<std::size_t>(PointsOp::fixed) == 3, "one name for each operator, in order");
+  return names[static_cast<std::size_t>(op)];
+}
+
 template <class Out>
 void points(Out& out, const extract::Rule& r) {
   if (r.points_unparsed) {
@@ -793,7 +871,7 @@ void points(Out& out, const extract::Rule& r) {
   for (const auto& e : r.points) {
     const extract::Points& p = e.points;
     out.begin_item();
-    out.string("op"_key, extract::to_string(p.op));
+    out.string("op"_key, op_name(p.op));
     // A named quantity has no value, unless it is subtracted: then value -1 is its factor.
     if (p.quantity.empty() || p.value < 0) number_field(out, "value"_key, p.value);
     if (!p.quantity.empty()) out.string("quantity"_key, p.quantity);
@@ -809,9 +887,9 @@ void points(Out& out, const extract::Rule& r) {
   out.end_list();
 }
 
+/// A rule's members (record() opens and closes the record).
 template <class Out>
 void rule(Out& out, const extract::Rule& r) {
-  out.begin_item();
   out.string("id"_key, r.id);
   if (!r.parent.empty()) out.string("parent"_key, r.parent);
   // The rules of a block follow each other and hold the same five shared texts: while
@@ -852,18 +930,16 @@ void rule(Out& out, const extract::Rule& r) {
   out.string("origin"_key, s.origin);
   string_list(out, "chain"_key, "template"_key, s.chain);
   out.end_object();
-  out.end_item();
 }
 
+/// A non-rule's members (record() opens and closes the record).
 template <class Out>
 void non_rule(Out& out, const extract::NonRule& n) {
-  out.begin_item();
   out.string("reason"_key, n.reason);
   out.string("text"_key, n.text);
   unsigned_field(out, "line"_key, n.line);
   unsigned_field(out, "column"_key, n.column);
   unsigned_field(out, "scoring-cells"_key, n.scoring_cells);
-  out.end_item();
 }
 
 template <class Out>
@@ -898,10 +974,10 @@ void write_page(Out& out, const extract::PageRules& p) {
   out.end_list();
   out.end_object();
   out.begin_list("rules"_key, "rule"_key, ListStyle::lines);
-  for (const auto& r : p.rules) in_room(out, [&](auto& o) { rule(o, r); });
+  for (const auto& r : p.rules) record(out, [&](auto& o) { rule(o, r); });
   out.end_list();
   out.begin_list("non-rules"_key, "non-rule"_key, ListStyle::lines);
-  for (const auto& n : p.non_rules) in_room(out, [&](auto& o) { non_rule(o, n); });
+  for (const auto& n : p.non_rules) record(out, [&](auto& o) { non_rule(o, n); });
   out.end_list();
   out.end_item();
 }
@@ -934,7 +1010,7 @@ struct RulesWriter::Printers {
   FieldRun<2> source_run;
 
   void forget_runs() { structure_run.depth = source_run.depth = max_depth; }
-  /// Room for `bytes` in each file (see in_room).
+  /// Room for `bytes` in each file (see record()).
   void room(std::size_t bytes) {
     yaml.out.reserve(bytes);
     xml.out.reserve(bytes);
@@ -949,12 +1025,12 @@ struct RulesWriter::Printers {
   template <std::size_t N, class Print>
   void repeated(FieldRun<N>& run, const std::array<const extract::SharedText*, N>& texts, std::uint64_t number,
                 std::size_t members, Print print) {
-    bool same = run.depth == json.depth() && run.number == number;
+    bool same = run.depth == xml.depth() && run.number == number;
     for (std::size_t i = 0; same && i < N; ++i) same = run.texts[i].same(*texts[i]);
     if (same) {
-      yaml.replay(run.bytes[0], members);
-      xml.replay(run.bytes[1], members);
-      json.replay(run.bytes[2], members);
+      yaml.replay(run.bytes[0]);
+      xml.replay(run.bytes[1]);
+      json.replay(run.bytes[2]);
       return;
     }
     // Room for all the members up front, so that each file's bytes of the run are
@@ -968,7 +1044,7 @@ struct RulesWriter::Printers {
     run.bytes[2].assign(begin[2], json.out.cursor());
     for (std::size_t i = 0; i < N; ++i) run.texts[i] = *texts[i];
     run.number = number;
-    run.depth = json.depth();
+    run.depth = xml.depth();
   }
 
   void begin_document(const Key& root, std::string_view version) {
@@ -981,55 +1057,110 @@ struct RulesWriter::Printers {
     xml.end_document();
     json.end_document();
   }
-  template <bool checked = true>
-  void string(const Key& key, std::string_view text) { text_event<checked, true>(&key, text); }
-  template <bool checked = true>
+  // A record of a `lines` list (see record()).
+  void begin_record() {
+    yaml.begin_record();
+    xml.begin_record();
+    json.begin_record();
+  }
+  void end_record() {
+    yaml.end_record();
+    xml.end_record();
+    json.end_record();
+  }
+
+  template <bool in_record = false>
+  void string(const Key& key, std::string_view text) { text_event<in_record, true>(&key, text); }
+  template <bool in_record = false>
   void plain(const Key& key, std::string_view text) {
-    yaml.plain<checked>(key, text);
-    xml.plain<checked>(key, text);
-    json.plain<checked>(key, text);
+    if constexpr (in_record) {
+      yaml.record_plain(key, text);
+      xml.record_plain(key, text);
+      json.record_plain(key, text);
+    } else {
+      yaml.plain(key, text);
+      xml.plain(key, text);
+      json.plain(key, text);
+    }
   }
-  template <bool checked = true>
+  template <bool in_record = false>
   void begin_object(const Key& key) {
-    yaml.begin_object<checked>(key);
-    xml.begin_object<checked>(key);
-    json.begin_object<checked>(key);
+    if constexpr (in_record) {
+      yaml.record_begin_object(key);
+      xml.record_begin(key, nullptr);
+      json.record_begin_object(key);
+    } else {
+      yaml.begin_object(key);
+      xml.begin_object(key);
+      json.begin_object(key);
+    }
   }
-  template <bool checked = true>
+  template <bool in_record = false>
   void end_object() {
-    yaml.end_object<checked>();
-    xml.end_object<checked>();
-    json.end_object<checked>();
+    if constexpr (in_record) {
+      yaml.record_end_map();
+      xml.record_end();
+      json.record_end('}');
+    } else {
+      yaml.end_object();
+      xml.end_object();
+      json.end_object();
+    }
   }
-  template <bool checked = true>
+  template <bool in_record = false>
   void begin_list(const Key& key, const Key& singular, ListStyle style) {
-    yaml.begin_list<checked>(key, singular, style);
-    xml.begin_list<checked>(key, singular, style);
-    json.begin_list<checked>(key, singular, style);
+    if constexpr (in_record) {
+      yaml.record_begin_list(key, style);
+      xml.record_begin(key, &singular);
+      json.record_begin_list(key);
+    } else {
+      yaml.begin_list(key, singular, style);
+      xml.begin_list(key, singular, style);
+      json.begin_list(key, singular, style);
+    }
   }
-  template <bool checked = true>
+  template <bool in_record = false>
   void end_list() {
-    yaml.end_list<checked>();
-    xml.end_list<checked>();
-    json.end_list<checked>();
+    if constexpr (in_record) {
+      yaml.record_end_list();
+      xml.record_end();
+      json.record_end(']');
+    } else {
+      yaml.end_list();
+      xml.end_list();
+      json.end_list();
+    }
   }
-  template <bool checked = true>
+  template <bool in_record = false>
   void empty_list(const Key& key) {
-    yaml.empty_list<checked>(key);
-    xml.empty_list<checked>(key);
-    json.empty_list<checked>(key);
+    if constexpr (in_record) {
+      yaml.record_empty_list(key);
+      xml.record_empty_list(key);
+      json.record_empty_list(key);
+    } else {
+      yaml.empty_list(key);
+      xml.empty_list(key);
+      json.empty_list(key);
+    }
   }
-  template <bool checked = true>
-  void item(std::string_view text) { text_event<checked, false>(nullptr, text); }
+  template <bool in_record = false>
+  void item(std::string_view text) { text_event<in_record, false>(nullptr, text); }
   /// A string field (`key`, a `field`) or item: the three files' names and
   /// punctuation before it, then the text copied to all three while checking that no
   /// format changes it, then what follows it (or the text escaped, where a format
   /// changes it).
-  template <bool checked, bool field>
+  template <bool in_record, bool field>
   void text_event(const Key* key, std::string_view text) {
-    char* y = yaml.text_head<checked, field>(key, text.size());
-    char* x = xml.text_head<checked, field>(key, text.size());
-    char* j = json.text_head<checked, field>(key, text.size());
+    char *y, *x, *j;
+    if constexpr (in_record) {
+      y = yaml.record_text_head<field>(key);
+      x = xml.record_text_head<field>(key);
+      j = json.record_text_head<field>(key);
+    } else {
+      y = yaml.text_head<field>(key, text.size());
+      x = xml.text_head<field>(key, text.size());
+      j = json.text_head<field>(key, text.size());
+    }
     bool verbatim = copy_if_verbatim(y, x, j, text);
     // Most texts some format changes are conditions with " & " in them, which only XML
     // escapes: where JSON and YAML change no byte (none below 0x20 or above 0x7f, no
@@ -1037,21 +1168,39 @@ struct RulesWriter::Printers {
     // their copies stand.
     bool quoted_verbatim =
         verbatim || support::scan_special<true, '"', '\\'>(text.data(), 0, text.size()) == text.size();
-    yaml.text_end(y, text, quoted_verbatim);
-    xml.text_end<field>(x, key, text, verbatim);
-    json.text_end(j, text, quoted_verbatim);
+    if constexpr (in_record) {
+      yaml.record_text_end<field>(y, text, quoted_verbatim);
+      xml.record_text_end<field>(x, key, text, verbatim);
+      json.record_text_end(j, text, quoted_verbatim);
+    } else {
+      yaml.text_end(y, text, quoted_verbatim);
+      xml.text_end<field>(x, key, text, verbatim);
+      json.text_end(j, text, quoted_verbatim);
+    }
   }
-  template <bool checked = true>
+  template <bool in_record = false>
   void begin_item() {
-    yaml.begin_item<checked>();
-    xml.begin_item<checked>();
-    json.begin_item<checked>();
+    if constexpr (in_record) {
+      yaml.record_begin_item();
+      xml.record_begin_item();
+      json.record_begin_item();
+    } else {
+      yaml.begin_item();
+      xml.begin_item();
+      json.begin_item();
+    }
   }
-  template <bool checked = true>
+  template <bool in_record = false>
   void end_item() {
-    yaml.end_item<checked>();
-    xml.end_item<checked>();
-    json.end_item<checked>();
+    if constexpr (in_record) {
+      yaml.record_end_map();
+      xml.record_end();
+      json.record_end('}');
+    } else {
+      yaml.end_item();
+      xml.end_item();
+      json.end_item();
+    }
   }
 };
 

@@ -412,10 +412,14 @@ struct ColumnsBuilder {
   std::vector<Condition>* table;
   std::uint64_t page;
 
-  ColumnsBuilder(TreeConditions& o, std::size_t nodes) : out(o) {
-    // This thread's walks are numbered, so TableSlots of an earlier walk never match.
+  // This thread's walks are numbered, so TableSlots of an earlier walk never match.
+  static std::uint64_t next_page() {
     thread_local std::uint64_t walks = 0;
-    page = ++walks;
+    return ++walks;
+  }
+
+  ColumnsBuilder(TreeConditions& o, std::size_t nodes) : out(o) {
+    page = next_page();
     // The recycled table is refilled only when these two columns are its only holders;
     // a copy of the columns elsewhere keeps reading the old one.
     std::shared_ptr<std::vector<Condition>> shared = out.full.table_;
@@ -447,6 +451,12 @@ struct ColumnsBuilder {
     for (std::size_t node = 0; node < doc.size(); ++node)
       if (!seen[node]) out.full.index_[node] = out.own.index_[node] = out.hidden[node] = 0;
   }
+  // Forgets an abandoned walk: its table entries and the memo slots that name them.
+  void restart() {
+    page = next_page();
+    table->resize(1);
+    out.projection_only.clear();
+  }
   // The index of `c` in the table, adding it unless `slot` says this page has it already.
   // The answer from the slot, the common one, is inlined in the walk; adding is not.
   std::uint32_t index_of(const Condition& c, TableSlot* slot) {
@@ -465,40 +475,52 @@ struct ColumnsBuilder {
   std::uint32_t* own_index() { return out.own.index_.data(); }
 };
 
-TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
-                               const Vocabulary& v, const TreeOptions& options, TreeConditions&& recycled) {
-  TreeConditions out = std::move(recycled);
-  out.projection_only.clear();
-  ColumnsBuilder columns(out, doc.size());
-  std::uint32_t* full = columns.full_index();
-  std::uint32_t* own_index = columns.own_index();
+namespace {
+
+// One walk's work at each node: its own condition, its path condition from its
+// parent's, and whether a structural class hides it. The walks below differ only in the
+// order they visit the nodes in (always parents first).
+struct NodeConditions {
+  const parse::Document& doc;
+  const std::string& file;
+  support::DiagnosticSink& sink;
+  const Vocabulary& v;
+  const TreeOptions& options;
+  TreeConditions& out;
+  ColumnsBuilder& columns;
+  ProbeTable<PairEntry>& pairs;
+  SelectionMemo& memo;
+  std::uint32_t* full;
+  std::uint32_t* own_index;
   // Byte stores may alias anything, so `out.hidden[i]` reloaded the vector at every use.
-  std::uint8_t* hidden_of = out.hidden.data();
-  // The document order walk of parse::walk, written out: this visits every node of every
-  // page, and the visitor's virtual calls and ancestor span cost more than the work.
-  const parse::NodeId root = doc.root();
-  ProbeTable<PairEntry>& pairs = pair_memo(v, options.lint_redundant).pairs;
-  SelectionMemo& memo = selection_memo(v);
-  std::size_t visited = 0;
-  for (parse::NodeId node = doc.size() ? root : parse::kNoNode; node != parse::kNoNode;
-       node = next_in_document(doc, root, node)) {
-    ++visited;
-    parse::NodeId parent = node == root ? parse::kNoNode : doc.node(node).parent;
-    std::uint8_t hidden = parent == parse::kNoNode ? 0 : hidden_of[parent];
-    if (!may_have_selector(doc.node(node))) {
+  std::uint8_t* hidden_of;
+
+  NodeConditions(const parse::Document& d, const std::string& f, support::DiagnosticSink& s, const Vocabulary& voc,
+                 const TreeOptions& o, TreeConditions& tc, ColumnsBuilder& c)
+      : doc(d), file(f), sink(s), v(voc), options(o), out(tc), columns(c),
+        pairs(pair_memo(voc, o.lint_redundant).pairs), memo(selection_memo(voc)), full(c.full_index()),
+        own_index(c.own_index()), hidden_of(tc.hidden.data()) {}
+
+  // `inherited` and `hidden` are the parent's path condition (its table index) and
+  // hidden flag; the root's are `true` and 0.
+  void visit(parse::NodeId node, std::uint32_t inherited, std::uint8_t hidden) {
+    if (!may_have_selector(doc.node(node))) [[likely]] {
       // Most nodes (text): no condition of their own, their parent's path condition.
       own_index[node] = 0;
-      full[node] = parent == parse::kNoNode ? 0 : full[parent];
+      full[node] = inherited;
       hidden_of[node] = hidden;
-      continue;
+      return;
     }
+    with_selector(node, inherited, hidden);
+  }
+
+  [[gnu::noinline]] void with_selector(parse::NodeId node, std::uint32_t inherited_index, std::uint8_t hidden) {
     TableSlot* own_slot = nullptr;
     const OwnSelector& own = own_selector_ref(doc, node, file, sink, v, options.locate, memo, &own_slot);
     own_index[node] = columns.index_of(own.condition, own_slot);
     if (own.has_selector) {
-      // The root's ancestors: `true`, index 0. (A reference into the table: nothing is
-      // added to it until `inherited` has been used.)
-      const Condition& inherited = columns[parent == parse::kNoNode ? 0 : full[parent]];
+      // (A reference into the table: nothing is added to it until `inherited` has been used.)
+      const Condition& inherited = columns[inherited_index];
       // Overflowed conditions share `true`'s identity, so they are never kept.
       bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
       const void* a = inherited.identity();
@@ -522,10 +544,100 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
         }
       }
     } else {
-      full[node] = parent == parse::kNoNode ? 0 : full[parent];
+      full[node] = inherited_index;
     }
     hidden_of[node] = hidden || own.projection == Projection::hide;
     if (!own.projection_condition.is_true()) out.projection_only.emplace(node, own.projection_condition);
+  }
+};
+
+// Whether `a` comes before `b` (a < b) in document order, for a document whose parents
+// precede their children and whose nodes are all under the root: b's ancestors are
+// climbed to the first one, x, at or before a; then a is before b when it is x or under
+// x, since x's children follow one another as their ids do. Any other answer is taken as
+// "no", which only sends the caller to the walk in document order.
+bool in_document_order(const parse::Document& doc, parse::NodeId a, parse::NodeId b) {
+  parse::NodeId y = b;
+  while (doc.node(y).parent > a) y = doc.node(y).parent;
+  const parse::NodeId x = doc.node(y).parent;
+  parse::NodeId z = a;
+  while (z > x) z = doc.node(z).parent;
+  return z == x;
+}
+
+// Visits the nodes in arena order: front to back, the walk neither follows child and
+// sibling links nor climbs back up at the end of each subtree. A node's conditions need
+// only its parent's, which the arena has before it; the order shows only in the
+// diagnostics, so they wait in a sink of their own until the nodes that reported are
+// known to be in document order (the parser makes nodes in that order: always under the
+// open node or one of its ancestors). Returns false, having reported nothing, when they
+// are not, or when a node is under no parent (the walk in document order never reaches
+// it) or under one made after it: then the caller walks in document order.
+bool arena_walk(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
+                const Vocabulary& v, const TreeOptions& options, TreeConditions& out, ColumnsBuilder& columns) {
+  const std::size_t size = doc.size();
+  if (size == 0) return true;
+  support::DiagnosticSink held;
+  NodeConditions walk(doc, file, held, v, options, out, columns);
+  thread_local std::vector<parse::NodeId> reporters;
+  reporters.clear();
+  // In locals: the byte stores of the hidden flags may alias anything, and the members
+  // behind `walk` and `doc` would be loaded again after each.
+  const parse::Node* nodes = &doc.node(0);
+  std::uint32_t* full = walk.full;
+  std::uint32_t* own_index = walk.own_index;
+  std::uint8_t* hidden_of = walk.hidden_of;
+  const parse::NodeId root = doc.root();
+  for (parse::NodeId node = root; node < size; ++node) {
+    const parse::Node& n = nodes[node];
+    std::uint32_t inherited = 0;  // the root's: `true`, not hidden
+    std::uint8_t hidden = 0;
+    if (node != root) [[likely]] {
+      parse::NodeId parent = n.parent;
+      if (parent >= node) [[unlikely]] return false;  // kNoNode, or a parent after its child
+      inherited = full[parent];
+      hidden = hidden_of[parent];
+    }
+    if (!may_have_selector(n)) [[likely]] {
+      // Most nodes (text): no condition of their own, their parent's path condition.
+      own_index[node] = 0;
+      full[node] = inherited;
+      hidden_of[node] = hidden;
+      continue;
+    }
+    std::size_t reported = held.all().size();
+    walk.with_selector(node, inherited, hidden);
+    if (held.all().size() != reported) reporters.push_back(node);
+  }
+  for (std::size_t i = 1; i < reporters.size(); ++i)
+    if (!in_document_order(doc, reporters[i - 1], reporters[i])) return false;
+  for (const support::Diagnostic& d : held.all()) sink.report(d);
+  return true;
+}
+
+}  // namespace
+
+TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
+                               const Vocabulary& v, const TreeOptions& options, TreeConditions&& recycled) {
+  TreeConditions out = std::move(recycled);
+  out.projection_only.clear();
+  ColumnsBuilder columns(out, doc.size());
+  if (doc.root() == 0 && arena_walk(doc, file, sink, v, options, out, columns)) {
+    columns.finish(doc, doc.size());
+    return out;
+  }
+  columns.restart();
+  NodeConditions walk(doc, file, sink, v, options, out, columns);
+  // The document order walk of parse::walk, written out: the visitor's virtual calls and
+  // ancestor span cost more than the work.
+  const parse::NodeId root = doc.root();
+  std::size_t visited = 0;
+  for (parse::NodeId node = doc.size() ? root : parse::kNoNode; node != parse::kNoNode;
+       node = next_in_document(doc, root, node)) {
+    ++visited;
+    parse::NodeId parent = node == root ? parse::kNoNode : doc.node(node).parent;
+    if (parent == parse::kNoNode) walk.visit(node, 0, 0);
+    else walk.visit(node, walk.full[parent], walk.hidden_of[parent]);
   }
   columns.finish(doc, visited);
   return out;

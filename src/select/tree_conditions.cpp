@@ -302,27 +302,32 @@ bool may_have_selector(const parse::Node& n) {
   return n.attr_count != 0 || n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template;
 }
 
-// own_selector() without copying: the result lives in the memo and stays valid until
-// the next call on this thread. When it is a kept memo entry, `*slot` (if asked for) is
-// set to that entry's TableSlot; otherwise it is left alone.
-// `memo` is selection_memo(v), which a walk looks up once instead of at every node.
-const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id, const std::string& file,
-                                    support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate,
-                                    SelectionMemo& memo, TableSlot** slot = nullptr) {
-  const OwnSelector& none = no_selector();
-  const parse::Node& n = doc.node(id);
-  if (n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template)
-    if (const OwnSelector* selector = template_selector(doc, n, file, sink, v, locate, slot)) return *selector;
-  if (n.attr_count == 0) return none;
-  // The parse stage already reports a repeated `class` attribute (and which value
-  // MediaWiki keeps), so only the effective, last one is passed on here.
+// The effective class and data-dynamic-selector attributes of an element. The parse
+// stage already reports a repeated `class` attribute (and which value MediaWiki keeps),
+// so only the last one is passed on.
+struct SelectorAttributes {
   const parse::Attribute* class_attr = nullptr;
   const parse::Attribute* dynamic_attr = nullptr;
+  bool any() const { return class_attr || dynamic_attr; }
+};
+
+inline SelectorAttributes selector_attributes(const parse::Document& doc, const parse::Node& n) {
+  SelectorAttributes found;
   for (const parse::Attribute& a : doc.attributes(n)) {
-    if (parse::is_attribute_name<"class">(a.name)) class_attr = &a;
-    else if (parse::is_attribute_name<"data-dynamic-selector">(a.name)) dynamic_attr = &a;
+    if (parse::is_attribute_name<"class">(a.name)) found.class_attr = &a;
+    else if (parse::is_attribute_name<"data-dynamic-selector">(a.name)) found.dynamic_attr = &a;
   }
-  if (!class_attr && !dynamic_attr) return none;
+  return found;
+}
+
+// The own selector of an element with `found.any()`, from the memo; `slot` as for
+// own_selector_ref.
+[[gnu::noinline]] const OwnSelector& element_selector(const parse::Document& doc, const parse::Node& n,
+                                                      SelectorAttributes found, const std::string& file,
+                                                      support::DiagnosticSink& sink, const Vocabulary& v,
+                                                      const Locate& locate, SelectionMemo& memo, TableSlot** slot) {
+  const parse::Attribute* class_attr = found.class_attr;
+  const parse::Attribute* dynamic_attr = found.dynamic_attr;
   // Pages repeat a few hundred class lists thousands of times ("scoringTile showInns"),
   // so each distinct list's meaning is computed once, unless computing it reported
   // something: then it is computed (and reported, at that element) every time.
@@ -342,6 +347,30 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
     return hit->selector;
   }
   return computed_selector(doc, n, class_attr, dynamic_attr, hash, file, sink, v, locate, slot);
+}
+
+// own_selector() without copying: the result lives in the memo and stays valid until
+// the next call on this thread. When it is a kept memo entry, `*slot` (if asked for) is
+// set to that entry's TableSlot; otherwise it is left alone. nullptr when the node says
+// nothing (most nodes, and every one without may_have_selector()).
+// `memo` is selection_memo(v), which a walk looks up once instead of at every node.
+inline const OwnSelector* own_selector_if_any(const parse::Document& doc, const parse::Node& n,
+                                              const std::string& file, support::DiagnosticSink& sink,
+                                              const Vocabulary& v, const Locate& locate, SelectionMemo& memo,
+                                              TableSlot** slot) {
+  if (n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template) [[unlikely]]
+    if (const OwnSelector* selector = template_selector(doc, n, file, sink, v, locate, slot)) return selector;
+  if (n.attr_count == 0) return nullptr;
+  SelectorAttributes found = selector_attributes(doc, n);
+  if (!found.any()) return nullptr;
+  return &element_selector(doc, n, found, file, sink, v, locate, memo, slot);
+}
+
+const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id, const std::string& file,
+                                    support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate,
+                                    SelectionMemo& memo) {
+  const OwnSelector* own = own_selector_if_any(doc, doc.node(id), file, sink, v, locate, memo, nullptr);
+  return own ? *own : no_selector();
 }
 
 // Full conditions by (ancestors' condition, own condition): pages repeat the same few
@@ -504,19 +533,23 @@ struct NodeConditions {
   // `inherited` and `hidden` are the parent's path condition (its table index) and
   // hidden flag; the root's are `true` and 0.
   void visit(parse::NodeId node, std::uint32_t inherited, std::uint8_t hidden) {
-    if (!may_have_selector(doc.node(node))) [[likely]] {
+    const parse::Node& n = doc.node(node);
+    TableSlot* own_slot = nullptr;
+    const OwnSelector* own =
+        may_have_selector(n) ? own_selector_if_any(doc, n, file, sink, v, options.locate, memo, &own_slot) : nullptr;
+    if (!own) [[likely]] {
       // Most nodes (text): no condition of their own, their parent's path condition.
       own_index[node] = 0;
       full[node] = inherited;
       hidden_of[node] = hidden;
       return;
     }
-    with_selector(node, inherited, hidden);
+    with_selector(node, inherited, hidden, *own, own_slot);
   }
 
-  [[gnu::noinline]] void with_selector(parse::NodeId node, std::uint32_t inherited_index, std::uint8_t hidden) {
-    TableSlot* own_slot = nullptr;
-    const OwnSelector& own = own_selector_ref(doc, node, file, sink, v, options.locate, memo, &own_slot);
+  // For a node whose own selector is `own` (`own_slot` as own_selector_ref sets it).
+  [[gnu::noinline]] void with_selector(parse::NodeId node, std::uint32_t inherited_index, std::uint8_t hidden,
+                                       const OwnSelector& own, TableSlot* own_slot) {
     own_index[node] = columns.index_of(own.condition, own_slot);
     if (own.has_selector) {
       // (A reference into the table: nothing is added to it until `inherited` has been used.)
@@ -598,7 +631,10 @@ bool arena_walk(const parse::Document& doc, const std::string& file, support::Di
       inherited = full[parent];
       hidden = hidden_of[parent];
     }
-    if (!may_have_selector(n)) [[likely]] {
+    TableSlot* own_slot = nullptr;
+    const OwnSelector* own =
+        may_have_selector(n) ? own_selector_if_any(doc, n, file, held, v, options.locate, walk.memo, &own_slot) : nullptr;
+    if (!own) [[likely]] {
       // Most nodes (text): no condition of their own, their parent's path condition.
       own_index[node] = 0;
       full[node] = inherited;
@@ -606,7 +642,7 @@ bool arena_walk(const parse::Document& doc, const std::string& file, support::Di
       continue;
     }
     std::size_t reported = held.all().size();
-    walk.with_selector(node, inherited, hidden);
+    walk.with_selector(node, inherited, hidden, *own, own_slot);
     if (held.all().size() != reported) reporters.push_back(node);
   }
   for (std::size_t i = 1; i < reporters.size(); ++i)

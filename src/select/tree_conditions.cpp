@@ -296,12 +296,6 @@ const OwnSelector& no_selector() {
   return none;
 }
 
-// Whether own_selector_ref can say anything about `n`: only templates and nodes with
-// attributes can (most nodes are text).
-bool may_have_selector(const parse::Node& n) {
-  return n.attr_count != 0 || n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template;
-}
-
 // The effective class and data-dynamic-selector attributes of an element. The parse
 // stage already reports a repeated `class` attribute (and which value MediaWiki keeps),
 // so only the last one is passed on.
@@ -349,19 +343,20 @@ inline SelectorAttributes selector_attributes(const parse::Document& doc, const 
   return computed_selector(doc, n, class_attr, dynamic_attr, hash, file, sink, v, locate, slot);
 }
 
+bool is_template(const parse::Node& n) {
+  return n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template;
+}
+
 // own_selector() without copying: the result lives in the memo and stays valid until
 // the next call on this thread. When it is a kept memo entry, `*slot` (if asked for) is
 // set to that entry's TableSlot; otherwise it is left alone. nullptr when the node says
-// nothing (most nodes, and every one without may_have_selector()).
-// `memo` is selection_memo(v), which a walk looks up once instead of at every node.
-inline const OwnSelector* own_selector_if_any(const parse::Document& doc, const parse::Node& n,
-                                              const std::string& file, support::DiagnosticSink& sink,
-                                              const Vocabulary& v, const Locate& locate, SelectionMemo& memo,
-                                              TableSlot** slot) {
-  if (n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template) [[unlikely]]
+// nothing (most nodes). `found` is selector_attributes() of the node, which the walks
+// look for before they call; `memo` is selection_memo(v), which they look up once.
+inline const OwnSelector* own_selector_of(const parse::Document& doc, const parse::Node& n, SelectorAttributes found,
+                                          const std::string& file, support::DiagnosticSink& sink, const Vocabulary& v,
+                                          const Locate& locate, SelectionMemo& memo, TableSlot** slot) {
+  if (is_template(n))
     if (const OwnSelector* selector = template_selector(doc, n, file, sink, v, locate, slot)) return selector;
-  if (n.attr_count == 0) return nullptr;
-  SelectorAttributes found = selector_attributes(doc, n);
   if (!found.any()) return nullptr;
   return &element_selector(doc, n, found, file, sink, v, locate, memo, slot);
 }
@@ -369,7 +364,8 @@ inline const OwnSelector* own_selector_if_any(const parse::Document& doc, const 
 const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id, const std::string& file,
                                     support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate,
                                     SelectionMemo& memo) {
-  const OwnSelector* own = own_selector_if_any(doc, doc.node(id), file, sink, v, locate, memo, nullptr);
+  const parse::Node& n = doc.node(id);
+  const OwnSelector* own = own_selector_of(doc, n, selector_attributes(doc, n), file, sink, v, locate, memo, nullptr);
   return own ? *own : no_selector();
 }
 
@@ -534,11 +530,24 @@ struct NodeConditions {
   // hidden flag; the root's are `true` and 0.
   void visit(parse::NodeId node, std::uint32_t inherited, std::uint8_t hidden) {
     const parse::Node& n = doc.node(node);
-    TableSlot* own_slot = nullptr;
-    const OwnSelector* own =
-        may_have_selector(n) ? own_selector_if_any(doc, n, file, sink, v, options.locate, memo, &own_slot) : nullptr;
-    if (!own) [[likely]] {
+    SelectorAttributes found;
+    if (!is_template(n) && (n.attr_count == 0 || !(found = selector_attributes(doc, n)).any())) [[likely]] {
       // Most nodes (text): no condition of their own, their parent's path condition.
+      own_index[node] = 0;
+      full[node] = inherited;
+      hidden_of[node] = hidden;
+      return;
+    }
+    visit_candidate(node, inherited, hidden, found);
+  }
+
+  // visit() for a template or an element with selector attributes `found`. Out of line,
+  // so that the walks' loops keep their few values in registers for the other nodes.
+  [[gnu::noinline]] void visit_candidate(parse::NodeId node, std::uint32_t inherited, std::uint8_t hidden,
+                                         SelectorAttributes found) {
+    TableSlot* own_slot = nullptr;
+    const OwnSelector* own = own_selector_of(doc, doc.node(node), found, file, sink, v, options.locate, memo, &own_slot);
+    if (!own) {
       own_index[node] = 0;
       full[node] = inherited;
       hidden_of[node] = hidden;
@@ -548,8 +557,8 @@ struct NodeConditions {
   }
 
   // For a node whose own selector is `own` (`own_slot` as own_selector_ref sets it).
-  [[gnu::noinline]] void with_selector(parse::NodeId node, std::uint32_t inherited_index, std::uint8_t hidden,
-                                       const OwnSelector& own, TableSlot* own_slot) {
+  void with_selector(parse::NodeId node, std::uint32_t inherited_index, std::uint8_t hidden, const OwnSelector& own,
+                     TableSlot* own_slot) {
     own_index[node] = columns.index_of(own.condition, own_slot);
     if (own.has_selector) {
       // (A reference into the table: nothing is added to it until `inherited` has been used.)
@@ -631,18 +640,16 @@ bool arena_walk(const parse::Document& doc, const std::string& file, support::Di
       inherited = full[parent];
       hidden = hidden_of[parent];
     }
-    TableSlot* own_slot = nullptr;
-    const OwnSelector* own =
-        may_have_selector(n) ? own_selector_if_any(doc, n, file, held, v, options.locate, walk.memo, &own_slot) : nullptr;
-    if (!own) [[likely]] {
-      // Most nodes (text): no condition of their own, their parent's path condition.
+    SelectorAttributes found;
+    if (!is_template(n) && (n.attr_count == 0 || !(found = selector_attributes(doc, n)).any())) [[likely]] {
+      // As NodeConditions::visit, inline.
       own_index[node] = 0;
       full[node] = inherited;
       hidden_of[node] = hidden;
       continue;
     }
     std::size_t reported = held.all().size();
-    walk.with_selector(node, inherited, hidden, *own, own_slot);
+    walk.visit_candidate(node, inherited, hidden, found);
     if (held.all().size() != reported) reporters.push_back(node);
   }
   for (std::size_t i = 1; i < reporters.size(); ++i)

@@ -26,11 +26,15 @@ bool iequals(std::string_view a, std::string_view b) {
          std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
 }
 
+// A loop rather than find_first_not_of, which searches the set of four for every byte:
+// every parameter name of every semantic template passes through here.
+constexpr bool is_trimmed_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
 std::string_view trim(std::string_view s) {
-  std::size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  std::size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
+  std::size_t b = 0, e = s.size();
+  while (b < e && is_trimmed_space(s[b])) ++b;
+  while (e > b && is_trimmed_space(s[e - 1])) --e;
+  return s.substr(b, e - b);
 }
 
 // Where `piece` (a view into one of the document's sources) starts.
@@ -188,13 +192,16 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
                                                        const std::string& file, support::DiagnosticSink& sink,
                                                        const Vocabulary& v, const Locate& locate,
                                                        TableSlot** slot) {
-  // Only templates get here: the Wheres copy the file name, which most nodes never need.
   std::optional<std::string_view> selectorid, dynamicselector;
   std::string selectorid_value, dynamic_value;  // owners for semantic-template values
-  // Filled when the parameter is found, else (below) with the file alone: most
-  // templates have neither, and copying the file name for them was two allocations.
-  Where selectorid_where, dynamic_where;
-  bool selectorid_where_set = false, dynamic_where_set = false;
+  // Where each value is, located (and the file name copied) only for a memo miss, the
+  // one case that can report: locating follows the expansion's provenance back into the
+  // page, which cost more than the rest of a hit.
+  struct ValueAt {
+    bool located = false;  ///< false: the file alone
+    std::uint16_t source = 0;
+    std::string_view piece;
+  } selectorid_at, dynamic_at;
   if (n.kind == parse::NodeKind::SemanticTemplate) {
     // Parameter values live in their own Fragment sources; a value's position is the
     // start of its Fragment (the plain text may drop markup, so columns inside it are
@@ -205,39 +212,33 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
       std::string_view name = trim(p.name);
       bool is_id = iequals(name, "selectorid"), is_dynamic = iequals(name, "dynamicselector");
       if (!is_id && !is_dynamic) continue;
-      Where at{file, {0, 0}, {}};
+      ValueAt at;
       if (p.first_child != parse::kNoNode) {
         const parse::Node& fragment = doc.node(p.first_child);
-        at = where_of(doc, fragment.source, doc.text(fragment), file, locate);
+        at = ValueAt{true, fragment.source, doc.text(fragment)};
       }
       if (is_id) {
         selectorid_value = doc.plain_text(c);
         selectorid = selectorid_value;
-        selectorid_where = std::move(at);
-        selectorid_where_set = true;
+        selectorid_at = at;
       } else {
         dynamic_value = doc.plain_text(c);
         dynamicselector = dynamic_value;
-        dynamic_where = std::move(at);
-        dynamic_where_set = true;
+        dynamic_at = at;
       }
     }
   } else if (n.kind == parse::NodeKind::Template) {
     for (auto [name, value] : raw_template_params(doc.text(n))) {
       if (iequals(name, "selectorid")) {
         selectorid = value;
-        selectorid_where = where_of(doc, n.source, value, file, locate);
-        selectorid_where_set = true;
+        selectorid_at = ValueAt{true, n.source, value};
       } else if (iequals(name, "dynamicselector")) {
         dynamicselector = value;
-        dynamic_where = where_of(doc, n.source, value, file, locate);
-        dynamic_where_set = true;
+        dynamic_at = ValueAt{true, n.source, value};
       }
     }
   }
   if (selectorid || dynamicselector) {
-    if (!selectorid_where_set) selectorid_where = Where{file, {0, 0}};
-    if (!dynamic_where_set) dynamic_where = Where{file, {0, 0}};
     // Pages repeat a template's selector as they repeat class lists, so its meaning is
     // kept too, by the two values, unless computing it reported something.
     SelectionMemo& memo = selection_memo(v);
@@ -256,7 +257,10 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
     std::size_t reported = sink.warnings() + sink.errors();
     OwnSelector fresh;
     fresh.has_selector = true;
-    fresh.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
+    auto where = [&](const ValueAt& at) {
+      return at.located ? where_of(doc, at.source, at.piece, file, locate) : Where{file, {0, 0}};
+    };
+    fresh.condition = template_condition(selectorid, where(selectorid_at), dynamicselector, where(dynamic_at), sink, v);
     fresh.text = std::string(selectorid.value_or(dynamicselector.value_or("")));
     if (sink.warnings() + sink.errors() != reported) {
       memo.last = std::move(fresh);

@@ -26,11 +26,15 @@ bool iequals(std::string_view a, std::string_view b) {
          std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
 }
 
+// A loop rather than find_first_not_of, which searches the set of four for every byte:
+// every parameter name of every semantic template passes through here.
+constexpr bool is_trimmed_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
 std::string_view trim(std::string_view s) {
-  std::size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  std::size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
+  std::size_t b = 0, e = s.size();
+  while (b < e && is_trimmed_space(s[b])) ++b;
+  while (e > b && is_trimmed_space(s[e - 1])) --e;
+  return s.substr(b, e - b);
 }
 
 // Where `piece` (a view into one of the document's sources) starts.
@@ -132,6 +136,25 @@ inline std::uint64_t hash_bytes(std::string_view s, std::uint64_t seed) {
   return h;
 }
 
+// A cheaper hash of a class list for the element memo, which every element with a
+// class attribute asks: the length and three 8-byte words, the first, the middle and the
+// last (overlapping: all of a list of up to 24 bytes; the seed page's average 20). Lists
+// that share all four share a hash and the memo tells them apart by comparing; the seed
+// page's 155 distinct lists do not.
+inline std::uint64_t hash_class_list(std::string_view s, std::uint64_t seed) {
+  std::uint64_t h = (seed + s.size()) * 0x9E3779B97F4A7C15ull;
+  auto word = [&s](std::size_t at) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + at, 8);
+    return w;
+  };
+  if (s.size() < 8) return hash_bytes(s, seed);
+  h = (h ^ word(0)) * 0xBF58476D1CE4E5B9ull;
+  h = (h ^ word((s.size() - 8) / 2)) * 0x94D049BB133111EBull;
+  h ^= h >> 29;
+  return (h ^ word(s.size() - 8)) * 0xBF58476D1CE4E5B9ull;
+}
+
 // Memo of own selectors by class list text (see own_selector_ref). Per thread and per
 // vocabulary; bounded, since a hostile page could hold millions of distinct lists.
 constexpr std::size_t kMemoEntries = 4096;
@@ -169,13 +192,16 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
                                                        const std::string& file, support::DiagnosticSink& sink,
                                                        const Vocabulary& v, const Locate& locate,
                                                        TableSlot** slot) {
-  // Only templates get here: the Wheres copy the file name, which most nodes never need.
   std::optional<std::string_view> selectorid, dynamicselector;
   std::string selectorid_value, dynamic_value;  // owners for semantic-template values
-  // Filled when the parameter is found, else (below) with the file alone: most
-  // templates have neither, and copying the file name for them was two allocations.
-  Where selectorid_where, dynamic_where;
-  bool selectorid_where_set = false, dynamic_where_set = false;
+  // Where each value is, located (and the file name copied) only for a memo miss, the
+  // one case that can report: locating follows the expansion's provenance back into the
+  // page, which cost more than the rest of a hit.
+  struct ValueAt {
+    bool located = false;  ///< false: the file alone
+    std::uint16_t source = 0;
+    std::string_view piece;
+  } selectorid_at, dynamic_at;
   if (n.kind == parse::NodeKind::SemanticTemplate) {
     // Parameter values live in their own Fragment sources; a value's position is the
     // start of its Fragment (the plain text may drop markup, so columns inside it are
@@ -186,39 +212,33 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
       std::string_view name = trim(p.name);
       bool is_id = iequals(name, "selectorid"), is_dynamic = iequals(name, "dynamicselector");
       if (!is_id && !is_dynamic) continue;
-      Where at{file, {0, 0}, {}};
+      ValueAt at;
       if (p.first_child != parse::kNoNode) {
         const parse::Node& fragment = doc.node(p.first_child);
-        at = where_of(doc, fragment.source, doc.text(fragment), file, locate);
+        at = ValueAt{true, fragment.source, doc.text(fragment)};
       }
       if (is_id) {
         selectorid_value = doc.plain_text(c);
         selectorid = selectorid_value;
-        selectorid_where = std::move(at);
-        selectorid_where_set = true;
+        selectorid_at = at;
       } else {
         dynamic_value = doc.plain_text(c);
         dynamicselector = dynamic_value;
-        dynamic_where = std::move(at);
-        dynamic_where_set = true;
+        dynamic_at = at;
       }
     }
   } else if (n.kind == parse::NodeKind::Template) {
     for (auto [name, value] : raw_template_params(doc.text(n))) {
       if (iequals(name, "selectorid")) {
         selectorid = value;
-        selectorid_where = where_of(doc, n.source, value, file, locate);
-        selectorid_where_set = true;
+        selectorid_at = ValueAt{true, n.source, value};
       } else if (iequals(name, "dynamicselector")) {
         dynamicselector = value;
-        dynamic_where = where_of(doc, n.source, value, file, locate);
-        dynamic_where_set = true;
+        dynamic_at = ValueAt{true, n.source, value};
       }
     }
   }
   if (selectorid || dynamicselector) {
-    if (!selectorid_where_set) selectorid_where = Where{file, {0, 0}};
-    if (!dynamic_where_set) dynamic_where = Where{file, {0, 0}};
     // Pages repeat a template's selector as they repeat class lists, so its meaning is
     // kept too, by the two values, unless computing it reported something.
     SelectionMemo& memo = selection_memo(v);
@@ -237,7 +257,10 @@ SelectionMemo& selection_memo(const Vocabulary& v) {
     std::size_t reported = sink.warnings() + sink.errors();
     OwnSelector fresh;
     fresh.has_selector = true;
-    fresh.condition = template_condition(selectorid, selectorid_where, dynamicselector, dynamic_where, sink, v);
+    auto where = [&](const ValueAt& at) {
+      return at.located ? where_of(doc, at.source, at.piece, file, locate) : Where{file, {0, 0}};
+    };
+    fresh.condition = template_condition(selectorid, where(selectorid_at), dynamicselector, where(dynamic_at), sink, v);
     fresh.text = std::string(selectorid.value_or(dynamicselector.value_or("")));
     if (sink.warnings() + sink.errors() != reported) {
       memo.last = std::move(fresh);
@@ -296,40 +319,41 @@ const OwnSelector& no_selector() {
   return none;
 }
 
-// Whether own_selector_ref can say anything about `n`: only templates and nodes with
-// attributes can (most nodes are text).
-bool may_have_selector(const parse::Node& n) {
-  return n.attr_count != 0 || n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template;
-}
-
-// own_selector() without copying: the result lives in the memo and stays valid until
-// the next call on this thread. When it is a kept memo entry, `*slot` (if asked for) is
-// set to that entry's TableSlot; otherwise it is left alone.
-// `memo` is selection_memo(v), which a walk looks up once instead of at every node.
-const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id, const std::string& file,
-                                    support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate,
-                                    SelectionMemo& memo, TableSlot** slot = nullptr) {
-  const OwnSelector& none = no_selector();
-  const parse::Node& n = doc.node(id);
-  if (n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template)
-    if (const OwnSelector* selector = template_selector(doc, n, file, sink, v, locate, slot)) return *selector;
-  if (n.attr_count == 0) return none;
-  // The parse stage already reports a repeated `class` attribute (and which value
-  // MediaWiki keeps), so only the effective, last one is passed on here.
+// The effective class and data-dynamic-selector attributes of an element. The parse
+// stage already reports a repeated `class` attribute (and which value MediaWiki keeps),
+// so only the last one is passed on.
+struct SelectorAttributes {
   const parse::Attribute* class_attr = nullptr;
   const parse::Attribute* dynamic_attr = nullptr;
+  bool any() const { return class_attr || dynamic_attr; }
+};
+
+inline SelectorAttributes selector_attributes(const parse::Document& doc, const parse::Node& n) {
+  SelectorAttributes found;
   for (const parse::Attribute& a : doc.attributes(n)) {
-    if (parse::is_attribute_name<"class">(a.name)) class_attr = &a;
-    else if (parse::is_attribute_name<"data-dynamic-selector">(a.name)) dynamic_attr = &a;
+    if (parse::is_attribute_name<"class">(a.name)) found.class_attr = &a;
+    else if (parse::is_attribute_name<"data-dynamic-selector">(a.name)) found.dynamic_attr = &a;
   }
-  if (!class_attr && !dynamic_attr) return none;
+  return found;
+}
+
+// The own selector of an element with `found.any()`, from the memo; `slot` as for
+// own_selector_ref.
+[[gnu::noinline]] const OwnSelector& element_selector(const parse::Document& doc, const parse::Node& n,
+                                                      SelectorAttributes found, const std::string& file,
+                                                      support::DiagnosticSink& sink, const Vocabulary& v,
+                                                      const Locate& locate, SelectionMemo& memo, TableSlot** slot) {
+  const parse::Attribute* class_attr = found.class_attr;
+  const parse::Attribute* dynamic_attr = found.dynamic_attr;
   // Pages repeat a few hundred class lists thousands of times ("scoringTile showInns"),
   // so each distinct list's meaning is computed once, unless computing it reported
   // something: then it is computed (and reported, at that element) every time.
   // The key (see Entry::key) is compared in its pieces, so a hit builds no string.
   std::string_view class_value = class_attr ? std::string_view(class_attr->value) : std::string_view();
   std::string_view dynamic_value = dynamic_attr ? std::string_view(dynamic_attr->value) : std::string_view();
-  std::uint64_t hash = mix64(hash_bytes(dynamic_value, hash_bytes(class_value, dynamic_attr ? 1 : 0)));
+  std::uint64_t hash = hash_class_list(class_value, dynamic_attr ? 1 : 0);
+  if (dynamic_attr) hash = hash_bytes(dynamic_value, hash);
+  hash = mix64(hash);
   auto same_key = [&](const SelectionMemo::Entry& e) {
     std::string_view k = e.key;
     std::size_t size = class_value.size() + 1 + (dynamic_attr ? 1 + dynamic_value.size() : 0);
@@ -342,6 +366,32 @@ const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id
     return hit->selector;
   }
   return computed_selector(doc, n, class_attr, dynamic_attr, hash, file, sink, v, locate, slot);
+}
+
+bool is_template(const parse::Node& n) {
+  return n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template;
+}
+
+// own_selector() without copying: the result lives in the memo and stays valid until
+// the next call on this thread. When it is a kept memo entry, `*slot` (if asked for) is
+// set to that entry's TableSlot; otherwise it is left alone. nullptr when the node says
+// nothing (most nodes). `found` is selector_attributes() of the node, which the walks
+// look for before they call; `memo` is selection_memo(v), which they look up once.
+inline const OwnSelector* own_selector_of(const parse::Document& doc, const parse::Node& n, SelectorAttributes found,
+                                          const std::string& file, support::DiagnosticSink& sink, const Vocabulary& v,
+                                          const Locate& locate, SelectionMemo& memo, TableSlot** slot) {
+  if (is_template(n))
+    if (const OwnSelector* selector = template_selector(doc, n, file, sink, v, locate, slot)) return selector;
+  if (!found.any()) return nullptr;
+  return &element_selector(doc, n, found, file, sink, v, locate, memo, slot);
+}
+
+const OwnSelector& own_selector_ref(const parse::Document& doc, parse::NodeId id, const std::string& file,
+                                    support::DiagnosticSink& sink, const Vocabulary& v, const Locate& locate,
+                                    SelectionMemo& memo) {
+  const parse::Node& n = doc.node(id);
+  const OwnSelector* own = own_selector_of(doc, n, selector_attributes(doc, n), file, sink, v, locate, memo, nullptr);
+  return own ? *own : no_selector();
 }
 
 // Full conditions by (ancestors' condition, own condition): pages repeat the same few
@@ -412,10 +462,14 @@ struct ColumnsBuilder {
   std::vector<Condition>* table;
   std::uint64_t page;
 
-  ColumnsBuilder(TreeConditions& o, std::size_t nodes) : out(o) {
-    // This thread's walks are numbered, so TableSlots of an earlier walk never match.
+  // This thread's walks are numbered, so TableSlots of an earlier walk never match.
+  static std::uint64_t next_page() {
     thread_local std::uint64_t walks = 0;
-    page = ++walks;
+    return ++walks;
+  }
+
+  ColumnsBuilder(TreeConditions& o, std::size_t nodes) : out(o) {
+    page = next_page();
     // The recycled table is refilled only when these two columns are its only holders;
     // a copy of the columns elsewhere keeps reading the old one.
     std::shared_ptr<std::vector<Condition>> shared = out.full.table_;
@@ -447,6 +501,12 @@ struct ColumnsBuilder {
     for (std::size_t node = 0; node < doc.size(); ++node)
       if (!seen[node]) out.full.index_[node] = out.own.index_[node] = out.hidden[node] = 0;
   }
+  // Forgets an abandoned walk: its table entries and the memo slots that name them.
+  void restart() {
+    page = next_page();
+    table->resize(1);
+    out.projection_only.clear();
+  }
   // The index of `c` in the table, adding it unless `slot` says this page has it already.
   // The answer from the slot, the common one, is inlined in the walk; adding is not.
   std::uint32_t index_of(const Condition& c, TableSlot* slot) {
@@ -465,40 +525,69 @@ struct ColumnsBuilder {
   std::uint32_t* own_index() { return out.own.index_.data(); }
 };
 
-TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
-                               const Vocabulary& v, const TreeOptions& options, TreeConditions&& recycled) {
-  TreeConditions out = std::move(recycled);
-  out.projection_only.clear();
-  ColumnsBuilder columns(out, doc.size());
-  std::uint32_t* full = columns.full_index();
-  std::uint32_t* own_index = columns.own_index();
+namespace {
+
+// One walk's work at each node: its own condition, its path condition from its
+// parent's, and whether a structural class hides it. The walks below differ only in the
+// order they visit the nodes in (always parents first).
+struct NodeConditions {
+  const parse::Document& doc;
+  const std::string& file;
+  support::DiagnosticSink& sink;
+  const Vocabulary& v;
+  const TreeOptions& options;
+  TreeConditions& out;
+  ColumnsBuilder& columns;
+  ProbeTable<PairEntry>& pairs;
+  SelectionMemo& memo;
+  std::uint32_t* full;
+  std::uint32_t* own_index;
   // Byte stores may alias anything, so `out.hidden[i]` reloaded the vector at every use.
-  std::uint8_t* hidden_of = out.hidden.data();
-  // The document order walk of parse::walk, written out: this visits every node of every
-  // page, and the visitor's virtual calls and ancestor span cost more than the work.
-  const parse::NodeId root = doc.root();
-  ProbeTable<PairEntry>& pairs = pair_memo(v, options.lint_redundant).pairs;
-  SelectionMemo& memo = selection_memo(v);
-  std::size_t visited = 0;
-  for (parse::NodeId node = doc.size() ? root : parse::kNoNode; node != parse::kNoNode;
-       node = next_in_document(doc, root, node)) {
-    ++visited;
-    parse::NodeId parent = node == root ? parse::kNoNode : doc.node(node).parent;
-    std::uint8_t hidden = parent == parse::kNoNode ? 0 : hidden_of[parent];
-    if (!may_have_selector(doc.node(node))) {
+  std::uint8_t* hidden_of;
+
+  NodeConditions(const parse::Document& d, const std::string& f, support::DiagnosticSink& s, const Vocabulary& voc,
+                 const TreeOptions& o, TreeConditions& tc, ColumnsBuilder& c)
+      : doc(d), file(f), sink(s), v(voc), options(o), out(tc), columns(c),
+        pairs(pair_memo(voc, o.lint_redundant).pairs), memo(selection_memo(voc)), full(c.full_index()),
+        own_index(c.own_index()), hidden_of(tc.hidden.data()) {}
+
+  // `inherited` and `hidden` are the parent's path condition (its table index) and
+  // hidden flag; the root's are `true` and 0.
+  void visit(parse::NodeId node, std::uint32_t inherited, std::uint8_t hidden) {
+    const parse::Node& n = doc.node(node);
+    SelectorAttributes found;
+    if (!is_template(n) && (n.attr_count == 0 || !(found = selector_attributes(doc, n)).any())) [[likely]] {
       // Most nodes (text): no condition of their own, their parent's path condition.
       own_index[node] = 0;
-      full[node] = parent == parse::kNoNode ? 0 : full[parent];
+      full[node] = inherited;
       hidden_of[node] = hidden;
-      continue;
+      return;
     }
+    visit_candidate(node, inherited, hidden, found);
+  }
+
+  // visit() for a template or an element with selector attributes `found`. Out of line,
+  // so that the walks' loops keep their few values in registers for the other nodes.
+  [[gnu::noinline]] void visit_candidate(parse::NodeId node, std::uint32_t inherited, std::uint8_t hidden,
+                                         SelectorAttributes found) {
     TableSlot* own_slot = nullptr;
-    const OwnSelector& own = own_selector_ref(doc, node, file, sink, v, options.locate, memo, &own_slot);
+    const OwnSelector* own = own_selector_of(doc, doc.node(node), found, file, sink, v, options.locate, memo, &own_slot);
+    if (!own) {
+      own_index[node] = 0;
+      full[node] = inherited;
+      hidden_of[node] = hidden;
+      return;
+    }
+    with_selector(node, inherited, hidden, *own, own_slot);
+  }
+
+  // For a node whose own selector is `own` (`own_slot` as own_selector_ref sets it).
+  void with_selector(parse::NodeId node, std::uint32_t inherited_index, std::uint8_t hidden, const OwnSelector& own,
+                     TableSlot* own_slot) {
     own_index[node] = columns.index_of(own.condition, own_slot);
     if (own.has_selector) {
-      // The root's ancestors: `true`, index 0. (A reference into the table: nothing is
-      // added to it until `inherited` has been used.)
-      const Condition& inherited = columns[parent == parse::kNoNode ? 0 : full[parent]];
+      // (A reference into the table: nothing is added to it until `inherited` has been used.)
+      const Condition& inherited = columns[inherited_index];
       // Overflowed conditions share `true`'s identity, so they are never kept.
       bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
       const void* a = inherited.identity();
@@ -522,10 +611,101 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
         }
       }
     } else {
-      full[node] = parent == parse::kNoNode ? 0 : full[parent];
+      full[node] = inherited_index;
     }
     hidden_of[node] = hidden || own.projection == Projection::hide;
     if (!own.projection_condition.is_true()) out.projection_only.emplace(node, own.projection_condition);
+  }
+};
+
+// Whether `a` comes before `b` (a < b) in document order, for a document whose parents
+// precede their children and whose nodes are all under the root: b's ancestors are
+// climbed to the first one, x, at or before a; then a is before b when it is x or under
+// x, since x's children follow one another as their ids do. Any other answer is taken as
+// "no", which only sends the caller to the walk in document order.
+bool in_document_order(const parse::Document& doc, parse::NodeId a, parse::NodeId b) {
+  parse::NodeId y = b;
+  while (doc.node(y).parent > a) y = doc.node(y).parent;
+  const parse::NodeId x = doc.node(y).parent;
+  parse::NodeId z = a;
+  while (z > x) z = doc.node(z).parent;
+  return z == x;
+}
+
+// Visits the nodes in arena order: front to back, the walk neither follows child and
+// sibling links nor climbs back up at the end of each subtree. A node's conditions need
+// only its parent's, which the arena has before it; the order shows only in the
+// diagnostics, so they wait in a sink of their own until the nodes that reported are
+// known to be in document order (the parser makes nodes in that order: always under the
+// open node or one of its ancestors). Returns false, having reported nothing, when they
+// are not, or when a node is under no parent (the walk in document order never reaches
+// it) or under one made after it: then the caller walks in document order.
+bool arena_walk(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
+                const Vocabulary& v, const TreeOptions& options, TreeConditions& out, ColumnsBuilder& columns) {
+  const std::size_t size = doc.size();
+  if (size == 0) return true;
+  support::DiagnosticSink held;
+  NodeConditions walk(doc, file, held, v, options, out, columns);
+  thread_local std::vector<parse::NodeId> reporters;
+  reporters.clear();
+  // In locals: the byte stores of the hidden flags may alias anything, and the members
+  // behind `walk` and `doc` would be loaded again after each.
+  const parse::Node* nodes = &doc.node(0);
+  std::uint32_t* full = walk.full;
+  std::uint32_t* own_index = walk.own_index;
+  std::uint8_t* hidden_of = walk.hidden_of;
+  const parse::NodeId root = doc.root();
+  for (parse::NodeId node = root; node < size; ++node) {
+    const parse::Node& n = nodes[node];
+    std::uint32_t inherited = 0;  // the root's: `true`, not hidden
+    std::uint8_t hidden = 0;
+    if (node != root) [[likely]] {
+      parse::NodeId parent = n.parent;
+      if (parent >= node) [[unlikely]] return false;  // kNoNode, or a parent after its child
+      inherited = full[parent];
+      hidden = hidden_of[parent];
+    }
+    SelectorAttributes found;
+    if (!is_template(n) && (n.attr_count == 0 || !(found = selector_attributes(doc, n)).any())) [[likely]] {
+      // As NodeConditions::visit, inline.
+      own_index[node] = 0;
+      full[node] = inherited;
+      hidden_of[node] = hidden;
+      continue;
+    }
+    std::size_t reported = held.all().size();
+    walk.visit_candidate(node, inherited, hidden, found);
+    if (held.all().size() != reported) reporters.push_back(node);
+  }
+  for (std::size_t i = 1; i < reporters.size(); ++i)
+    if (!in_document_order(doc, reporters[i - 1], reporters[i])) return false;
+  for (const support::Diagnostic& d : held.all()) sink.report(d);
+  return true;
+}
+
+}  // namespace
+
+TreeConditions tree_conditions(const parse::Document& doc, const std::string& file, support::DiagnosticSink& sink,
+                               const Vocabulary& v, const TreeOptions& options, TreeConditions&& recycled) {
+  TreeConditions out = std::move(recycled);
+  out.projection_only.clear();
+  ColumnsBuilder columns(out, doc.size());
+  if (doc.root() == 0 && arena_walk(doc, file, sink, v, options, out, columns)) {
+    columns.finish(doc, doc.size());
+    return out;
+  }
+  columns.restart();
+  NodeConditions walk(doc, file, sink, v, options, out, columns);
+  // The document order walk of parse::walk, written out: the visitor's virtual calls and
+  // ancestor span cost more than the work.
+  const parse::NodeId root = doc.root();
+  std::size_t visited = 0;
+  for (parse::NodeId node = doc.size() ? root : parse::kNoNode; node != parse::kNoNode;
+       node = next_in_document(doc, root, node)) {
+    ++visited;
+    parse::NodeId parent = node == root ? parse::kNoNode : doc.node(node).parent;
+    if (parent == parse::kNoNode) walk.visit(node, 0, 0);
+    else walk.visit(node, walk.full[parent], walk.hidden_of[parent]);
   }
   columns.finish(doc, visited);
   return out;

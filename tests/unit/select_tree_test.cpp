@@ -184,6 +184,49 @@ TEST_CASE("condition columns: recycled arrays, copies that outlive a recycling, 
   for (std::size_t id = 0; id < before.size(); ++id) CHECK(to_string(kept.full[id]) == before[id]);
 }
 
+TEST_CASE("diagnostics in document order when the arena holds the nodes in another order") {
+  // The walk reads the arena front to back; a Document whose nodes were not made in
+  // document order (the parser makes none) must still report in document order.
+  const std::string text = "<span class=\"showC1\"><span class=\"showC2\">x</span></span>\n"
+                           "<span class=\"showC1\"><span class=\"showC2\">y</span></span>\n";
+  DiagnosticSink parsed_sink;
+  wikic::parse::Document parsed = wikic::parse::parse_document(text, parsed_sink, {});
+  (void)tree_conditions(parsed, "f", parsed_sink, Vocabulary::builtin());
+  REQUIRE(parsed_sink.all().size() == 2);
+
+  using wikic::parse::NodeKind;
+  wikic::parse::Document doc;
+  std::string_view source = doc.source(doc.add_source(text));
+  auto element = [&](std::uint32_t begin, std::uint32_t end, wikic::parse::NodeId parent, std::uint32_t value_at) {
+    wikic::parse::NodeId id = doc.add_node(NodeKind::Element, 0, {begin, end}, parent);
+    doc.mutable_node(id).name = "span";
+    wikic::parse::Attribute a;
+    a.name = source.substr(value_at - 7, 5);
+    a.value = source.substr(value_at, 6);
+    a.has_value = true;
+    a.span = {value_at - 7, value_at + 7};
+    doc.mutable_node(id).attr_begin = doc.add_attribute(a);
+    doc.mutable_node(id).attr_count = 1;
+    return id;
+  };
+  const auto line2 = static_cast<std::uint32_t>(text.find('\n') + 1);
+  wikic::parse::NodeId root = doc.add_node(NodeKind::Document, 0, {0, static_cast<std::uint32_t>(text.size())},
+                                           wikic::parse::kNoNode);
+  wikic::parse::NodeId first = element(0, line2 - 1, root, 13);
+  wikic::parse::NodeId second = element(line2, static_cast<std::uint32_t>(text.size()) - 1, root, line2 + 13);
+  // Each inner span is made after both outer ones, the second's before the first's.
+  element(line2 + 21, line2 + 50, second, line2 + 34);
+  element(21, 50, first, 34);
+  REQUIRE(doc.attributes(doc.node(4))[0].value == "showC2");
+
+  DiagnosticSink sink;
+  TreeConditions c = tree_conditions(doc, "f", sink, Vocabulary::builtin());
+  REQUIRE(sink.all().size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) CHECK(sink.all()[i].format() == parsed_sink.all()[i].format());
+  CHECK(to_string(c.full[3]) == to_string(c.full[4]));
+  CHECK(!c.full[3].is_true());
+}
+
 TEST_CASE("the selector memo table finds what it holds, tells colliding keys apart and stays bounded") {
   struct Entry {
     int key;

@@ -157,6 +157,19 @@ enum TagFlag : std::uint8_t {
   kFlow = 16,     // text directly inside gets paragraphs (div, center, blockquote)
 };
 
+// An open node's flags when it is no Element (Open::flags): the document and fragment
+// roots are flow containers, and lists, tables and rows take no text. Kept in the entry
+// when the node opens, the text tests that run at every text run and token are one bit
+// test instead of a chain of kind comparisons. kNoText is above every TagFlag.
+enum : std::uint8_t { kNoText = 32 };
+constexpr auto kContainerFlags = [] {
+  std::array<std::uint8_t, static_cast<std::size_t>(NodeKind::ExtensionTag) + 1> t{};
+  t[static_cast<std::size_t>(NodeKind::Document)] = t[static_cast<std::size_t>(NodeKind::Fragment)] = kFlow;
+  for (NodeKind k : {NodeKind::List, NodeKind::Table, NodeKind::TableRow}) t[static_cast<std::size_t>(k)] = kNoText;
+  return t;
+}();
+std::uint8_t container_flags(NodeKind kind) { return kContainerFlags[static_cast<std::size_t>(kind)]; }
+
 struct TagInfo {
   std::string_view name;
   std::uint8_t flags;
@@ -474,7 +487,7 @@ private:
 struct Open {
   NodeId node;
   NodeKind kind;
-  std::uint8_t flags = 0;
+  std::uint8_t flags = 0;      // an Element's TagFlags, else container_flags(kind)
   std::uint8_t tag_index = 0;  // Elements only: the tag's index in kTags
   // Tables only: a `|-` seen but not yet given a cell. doTableStuff emits <tr> when the
   // first cell comes, so a row without cells leaves no trace in MediaWiki's output.
@@ -530,7 +543,7 @@ public:
     // Room for the deepest stack can_open() allows: open() then pushes without a
     // capacity check (reserved once per Scratch, not per Builder).
     stack_.reserve(kMaxNestingDepth + 1);
-    stack_.push_back({root, doc.node(root).kind});
+    stack_.push_back({root, doc.node(root).kind, container_flags(doc.node(root).kind)});
   }
 
   /// Warnings go to `f` by offset instead of to the sink by line:column.
@@ -858,7 +871,7 @@ private:
   }
 
   // End of the line starting at pos: the next newline that is not inside a region.
-  std::uint32_t line_end(std::uint32_t pos) const {
+  __attribute__((always_inline)) std::uint32_t line_end(std::uint32_t pos) const {
     const auto n = static_cast<std::uint32_t>(text_.size());
     std::size_t r = region_at_or_after(pos);
     std::uint32_t from = pos;
@@ -938,7 +951,7 @@ private:
   NodeId open(NodeKind kind, std::uint32_t b, std::uint32_t e) {
     if (!can_open()) return kNoNode;
     NodeId id = doc_.add_node(kind, src_, {b, e}, top());
-    push_open({id, kind});
+    push_open({id, kind, container_flags(kind)});
     return id;
   }
   NodeId open_element(std::uint8_t tag, std::uint32_t b, std::uint32_t e) {
@@ -988,14 +1001,10 @@ private:
     while (stack_.size() > i + 1) close_top(at, true);
   }
 
-  bool is_flow(const Open& o) const {
-    return o.kind == NodeKind::Document || o.kind == NodeKind::Fragment ||
-           (o.kind == NodeKind::Element && (o.flags & kFlow));
-  }
-  bool accepts_text(const Open& o) const {
-    return !is_flow(o) && o.kind != NodeKind::List && o.kind != NodeKind::Table &&
-           o.kind != NodeKind::TableRow;
-  }
+  // Open::flags holds kFlow for the roots and flow elements, kNoText for the containers
+  // that take no text (container_flags): the tests read no kind.
+  bool is_flow(const Open& o) const { return (o.flags & kFlow) != 0; }
+  bool accepts_text(const Open& o) const { return (o.flags & (+kFlow | +kNoText)) == 0; }
 
   // BlockLevelPass wraps a text line in <p> only when the line holds no block-level
   // tag (its openMatch/closeMatch test); table lines always hold one after doTableStuff.
@@ -1007,16 +1016,13 @@ private:
     if (top_kind() == NodeKind::Paragraph) close_top(at, false);
   }
 
-  void append_text(std::uint32_t b, std::uint32_t e) {
+  // Inline, with the rarer containers out of line: the text between two tokens is
+  // appended for most tokens of a page, and the call cost more than the append.
+  __attribute__((always_inline)) void append_text(std::uint32_t b, std::uint32_t e) {
     if (b >= e || exhausted_) return;
     // Where text is accepted there is no paragraph to open either (accepts_text excludes
     // flow containers), so only the other containers need to know if the text is blank.
-    if (!accepts_text(stack_.back())) {
-      bool blank = true;
-      for (std::uint32_t k = b; k < e && blank; ++k) blank = has_class(text_[k], kGapByte);
-      if (blank) return;
-      ensure_inline_container(b);
-    }
+    if (!accepts_text(stack_.back()) && !text_container_for(b, e)) return;
     Node& parent = doc_.mutable_node(top());
     if (parent.last_child != kNoNode) {
       Node& last = doc_.mutable_node(parent.last_child);
@@ -1026,6 +1032,16 @@ private:
       }
     }
     add_leaf(NodeKind::Text, b, e);
+  }
+
+  // For text in a container that takes none directly: false if the text is blank (it
+  // is dropped), else opens the paragraph a flow container needs.
+  __attribute__((noinline)) bool text_container_for(std::uint32_t b, std::uint32_t e) {
+    bool blank = true;
+    for (std::uint32_t k = b; k < e && blank; ++k) blank = has_class(text_[k], kGapByte);
+    if (blank) return false;
+    ensure_inline_container(b);
+    return true;
   }
 
   void newline(std::uint32_t at) {
@@ -1443,7 +1459,7 @@ private:
 
   // --- lines ---
 
-  void process_line(std::uint32_t ls, std::uint32_t le) {
+  __attribute__((always_inline)) void process_line(std::uint32_t ls, std::uint32_t le) {
     line_blocky_ = kBlockyUnknown;
     line_b_ = ls;
     line_e_ = le;

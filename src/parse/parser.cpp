@@ -770,6 +770,11 @@ private:
     for (const Region& r : regions_)
       if (r.unclosed && r.kind == RegionKind::Comment)
         warn(r.begin, "<!-- opened here is never closed; the rest of the page is a comment");
+    // A sentinel past every offset ends the list: the scanners step through the regions
+    // at every markup byte they meet, and need no test of the list's end.
+    Region sentinel;
+    sentinel.begin = sentinel.end = 0xFFFFFFFFu;
+    regions_.push_back(sentinel);
   }
 
   // Recognises `<name attrs>…</name>` for an extension tag at i and records it;
@@ -828,12 +833,13 @@ private:
   // previous answer or the one after it is almost always right; binary search otherwise.
   // The hint's checks inline, the search out of line: most calls are answered by the
   // hint, and as one function every call paid for the search's frame.
+  // The hint is never past the sentinel, whose end is after every offset: neither it
+  // nor the one after a region before it needs a test against the list's end.
   __attribute__((always_inline)) std::size_t region_at_or_after(std::uint32_t pos) const {
-    const std::size_t n = regions_.size();
     std::size_t h = region_hint_;
-    if (h <= n && (h == 0 || regions_[h - 1].end <= pos)) {
-      if (h == n || regions_[h].end > pos) return h;
-      if (h + 1 == n || regions_[h + 1].end > pos) return region_hint_ = h + 1;
+    if (h == 0 || regions_[h - 1].end <= pos) {
+      if (regions_[h].end > pos) return h;
+      if (regions_[h + 1].end > pos) return region_hint_ = h + 1;
     }
     return search_region(pos);
   }
@@ -878,8 +884,8 @@ private:
     for (;;) {
       std::uint32_t nl = scan_byte(text_.data(), from, n, n, '\n');
       if (nl >= n) return n;
-      while (r < regions_.size() && regions_[r].end <= nl) ++r;
-      if (r < regions_.size() && regions_[r].begin < nl) {
+      while (regions_[r].end <= nl) ++r;
+      if (regions_[r].begin < nl) {
         from = regions_[r].end;
         if (from >= n) return n;
         continue;
@@ -895,8 +901,8 @@ private:
     while (i < to) {
       std::uint32_t h = find_in(i, to, needle);
       if (h >= to) return to;
-      while (r < regions_.size() && regions_[r].end <= h) ++r;
-      if (r < regions_.size() && regions_[r].begin <= h) {
+      while (regions_[r].end <= h) ++r;
+      if (regions_[r].begin <= h) {
         i = regions_[r].end;
         continue;
       }
@@ -1137,8 +1143,8 @@ private:
     bool in_tag = false;
     std::size_t r = region_at_or_after(b);
     for (std::uint32_t i = b; i < e; ++i) {
-      while (r < regions_.size() && regions_[r].end <= i) ++r;
-      if (r < regions_.size() && regions_[r].begin <= i) {
+      while (regions_[r].end <= i) ++r;
+      if (regions_[r].begin <= i) {
         i = regions_[r].end - 1;
         continue;
       }
@@ -1455,8 +1461,8 @@ private:
                     : (header ? scan_for<'|', '!'>(text_.data(), i, te, text_end())
                               : scan_byte(text_.data(), i, te, text_end(), '|'));
       if (i >= te) break;
-      while (r < regions_.size() && regions_[r].end <= i) ++r;
-      if (r < regions_.size() && regions_[r].begin <= i) {
+      while (regions_[r].end <= i) ++r;
+      if (regions_[r].begin <= i) {
         i = regions_[r].end - 1;
         continue;
       }
@@ -1565,7 +1571,7 @@ private:
   // hint answers it in a few instructions.
   __attribute__((always_inline)) bool in_region(std::uint32_t pos) const {
     std::size_t r = region_at_or_after(pos);
-    return r < regions_.size() && regions_[r].begin <= pos;
+    return regions_[r].begin <= pos;
   }
 
   // --- inline level ---
@@ -1586,8 +1592,8 @@ private:
       // Only bracket bytes matter; regions are checked at those alone.
       i = scan_for<'[', ']'>(text_.data(), i, e - 1, text_end());
       if (i + 1 >= e) break;
-      while (r < regions_.size() && regions_[r].end <= i) ++r;
-      if (r < regions_.size() && regions_[r].begin <= i) {
+      while (regions_[r].end <= i) ++r;
+      if (regions_[r].begin <= i) {
         i = regions_[r].end - 1;
         continue;
       }
@@ -1617,9 +1623,9 @@ private:
     std::uint32_t stop = 0;
     while (i < e) {
       if (i >= stop) {
-        while (r < regions_.size() && regions_[r].end <= i) ++r;
-        stop = (r < regions_.size() && regions_[r].begin < e) ? regions_[r].begin : e;
-        if (r < regions_.size() && regions_[r].begin <= i) {
+        while (regions_[r].end <= i) ++r;
+        stop = (regions_[r].begin < e) ? regions_[r].begin : e;
+        if (regions_[r].begin <= i) {
           Token& t = out.slot();
           t.kind = Tok::Region;
           t.b = regions_[r].begin;
@@ -1753,8 +1759,8 @@ private:
       i = scan_for<'|', '<', '>', '[', ']', '{', '}', '\n'>(text_.data(), i, close, text_end());
       if (i >= close) break;
       if (text_[i] != '|') return false;
-      while (r < regions_.size() && regions_[r].end <= i) ++r;
-      if (r < regions_.size() && regions_[r].begin <= i) continue;
+      while (regions_[r].end <= i) ++r;
+      if (regions_[r].begin <= i) continue;
       bar = i;
       break;
     }
@@ -2059,8 +2065,8 @@ private:
       // Only these bytes matter; regions are checked at those alone.
       i = scan_for<'[', ']', '|'>(text_.data(), i, e, text_end());
       if (i >= e) break;
-      while (r < regions_.size() && regions_[r].end <= i) ++r;
-      if (r < regions_.size() && regions_[r].begin <= i) {
+      while (regions_[r].end <= i) ++r;
+      if (regions_[r].begin <= i) {
         i = regions_[r].end - 1;
         continue;
       }

@@ -70,6 +70,26 @@ WIKIC_SCAN_INLINE std::uint32_t scan_byte(const char* base, std::uint32_t from, 
   return from;
 }
 
+// scan_byte for the long scans (a line's newline, about a hundred bytes on a rules
+// page and thousands on a paragraph): 32 bytes a step, two blocks tested by one mask,
+// which halves the loop's compares and branches per byte.
+WIKIC_SCAN_INLINE std::uint32_t scan_byte_long(const char* base, std::uint32_t from, std::uint32_t to,
+                                               std::uint32_t end, char c) {
+#ifdef __SSE2__
+  const __m128i needle = _mm_set1_epi8(c);
+  for (; from + 32 <= to; from += 32) {
+    const __m128i lo = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from)), needle);
+    const __m128i hi = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from + 16)), needle);
+    if (_mm_movemask_epi8(_mm_or_si128(lo, hi)) != 0) {
+      const auto m = static_cast<unsigned>(_mm_movemask_epi8(lo)) |
+                     (static_cast<unsigned>(_mm_movemask_epi8(hi)) << 16);
+      return from + static_cast<std::uint32_t>(__builtin_ctz(m));
+    }
+  }
+#endif
+  return scan_byte(base, from, to, end, c);
+}
+
 // The next byte in [from, to) that can open or close a region for find_regions: a `<`
 // not followed by `/`, a `{` or a `}`. End tags are half the `<` of a page and never
 // open a region (comments and extension tags start `<!` and `<letter`); rejected here,
@@ -882,7 +902,7 @@ private:
     std::size_t r = region_at_or_after(pos);
     std::uint32_t from = pos;
     for (;;) {
-      std::uint32_t nl = scan_byte(text_.data(), from, n, n, '\n');
+      std::uint32_t nl = scan_byte_long(text_.data(), from, n, n, '\n');
       if (nl >= n) return n;
       while (regions_[r].end <= nl) ++r;
       if (regions_[r].begin < nl) {
@@ -1459,7 +1479,7 @@ private:
       i = want_link ? (header ? scan_for<'|', '!', '['>(text_.data(), i, te, text_end())
                               : scan_for<'|', '['>(text_.data(), i, te, text_end()))
                     : (header ? scan_for<'|', '!'>(text_.data(), i, te, text_end())
-                              : scan_byte(text_.data(), i, te, text_end(), '|'));
+                              : scan_byte_long(text_.data(), i, te, text_end(), '|'));
       if (i >= te) break;
       while (regions_[r].end <= i) ++r;
       if (regions_[r].begin <= i) {

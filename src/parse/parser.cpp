@@ -106,7 +106,10 @@ WIKIC_SCAN_INLINE std::uint32_t scan_region_start(const char* base, std::uint32_
     hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('}')));
     return static_cast<unsigned>(_mm_movemask_epi8(hit));
   };
-  for (; from + 16 <= to && from + 17 <= end; from += 16)
+  // Both bounds of the loop in one (`to` is never past `end`): a block must end before
+  // `to`, and its last byte's successor be readable.
+  const std::uint32_t last = std::min(to, end - 1);
+  for (; from + 16 <= last; from += 16)
     if (unsigned m = hits(from)) return from + static_cast<std::uint32_t>(__builtin_ctz(m));
   if (from < to && from + 17 <= end) {
     unsigned m = hits(from) & ((1u << (to - from)) - 1u);
@@ -781,7 +784,7 @@ private:
     });
     std::vector<Region>& outer = scratch_.outer_regions;
     outer.clear();
-    outer.reserve(regions_.size());
+    outer.reserve(regions_.size() + 1);  // and the sentinel
     for (const Region& r : regions_) {
       if (!outer.empty() && r.begin < outer.back().end) continue;
       outer.push_back(r);

@@ -1519,7 +1519,8 @@ private:
     }
     std::size_t table = innermost(NodeKind::Table);
     // `{|`, possibly after `:` indentation and spaces (doTableStuff's /^(:*)\s*\{\|/).
-    {
+    // Only a line starting `:` or `{` can be one (text_[ts] is no space).
+    if (const char first = text_[ts]; first == ':' || first == '{') {
       std::uint32_t p = ts;
       while (p < te && text_[p] == ':') ++p;
       std::uint32_t q = p;

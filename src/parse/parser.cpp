@@ -70,6 +70,26 @@ WIKIC_SCAN_INLINE std::uint32_t scan_byte(const char* base, std::uint32_t from, 
   return from;
 }
 
+// scan_byte for the long scans (a line's newline, about a hundred bytes on a rules
+// page and thousands on a paragraph): 32 bytes a step, two blocks tested by one mask,
+// which halves the loop's compares and branches per byte.
+WIKIC_SCAN_INLINE std::uint32_t scan_byte_long(const char* base, std::uint32_t from, std::uint32_t to,
+                                               std::uint32_t end, char c) {
+#ifdef __SSE2__
+  const __m128i needle = _mm_set1_epi8(c);
+  for (; from + 32 <= to; from += 32) {
+    const __m128i lo = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from)), needle);
+    const __m128i hi = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from + 16)), needle);
+    if (_mm_movemask_epi8(_mm_or_si128(lo, hi)) != 0) {
+      const auto m = static_cast<unsigned>(_mm_movemask_epi8(lo)) |
+                     (static_cast<unsigned>(_mm_movemask_epi8(hi)) << 16);
+      return from + static_cast<std::uint32_t>(__builtin_ctz(m));
+    }
+  }
+#endif
+  return scan_byte(base, from, to, end, c);
+}
+
 // The next byte in [from, to) that can open or close a region for find_regions: a `<`
 // not followed by `/`, a `{` or a `}`. End tags are half the `<` of a page and never
 // open a region (comments and extension tags start `<!` and `<letter`); rejected here,
@@ -86,7 +106,10 @@ WIKIC_SCAN_INLINE std::uint32_t scan_region_start(const char* base, std::uint32_
     hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('}')));
     return static_cast<unsigned>(_mm_movemask_epi8(hit));
   };
-  for (; from + 16 <= to && from + 17 <= end; from += 16)
+  // Both bounds of the loop in one (`to` is never past `end`): a block must end before
+  // `to`, and its last byte's successor be readable.
+  const std::uint32_t last = std::min(to, end - 1);
+  for (; from + 16 <= last; from += 16)
     if (unsigned m = hits(from)) return from + static_cast<std::uint32_t>(__builtin_ctz(m));
   if (from < to && from + 17 <= end) {
     unsigned m = hits(from) & ((1u << (to - from)) - 1u);
@@ -156,6 +179,19 @@ enum TagFlag : std::uint8_t {
   kTablePart = 8, // td th tr caption table: matched against the HTML table only
   kFlow = 16,     // text directly inside gets paragraphs (div, center, blockquote)
 };
+
+// An open node's flags when it is no Element (Open::flags): the document and fragment
+// roots are flow containers, and lists, tables and rows take no text. Kept in the entry
+// when the node opens, the text tests that run at every text run and token are one bit
+// test instead of a chain of kind comparisons. kNoText is above every TagFlag.
+enum : std::uint8_t { kNoText = 32 };
+constexpr auto kContainerFlags = [] {
+  std::array<std::uint8_t, static_cast<std::size_t>(NodeKind::ExtensionTag) + 1> t{};
+  t[static_cast<std::size_t>(NodeKind::Document)] = t[static_cast<std::size_t>(NodeKind::Fragment)] = kFlow;
+  for (NodeKind k : {NodeKind::List, NodeKind::Table, NodeKind::TableRow}) t[static_cast<std::size_t>(k)] = kNoText;
+  return t;
+}();
+std::uint8_t container_flags(NodeKind kind) { return kContainerFlags[static_cast<std::size_t>(kind)]; }
 
 struct TagInfo {
   std::string_view name;
@@ -474,7 +510,7 @@ private:
 struct Open {
   NodeId node;
   NodeKind kind;
-  std::uint8_t flags = 0;
+  std::uint8_t flags = 0;      // an Element's TagFlags, else container_flags(kind)
   std::uint8_t tag_index = 0;  // Elements only: the tag's index in kTags
   // Tables only: a `|-` seen but not yet given a cell. doTableStuff emits <tr> when the
   // first cell comes, so a row without cells leaves no trace in MediaWiki's output.
@@ -530,7 +566,7 @@ public:
     // Room for the deepest stack can_open() allows: open() then pushes without a
     // capacity check (reserved once per Scratch, not per Builder).
     stack_.reserve(kMaxNestingDepth + 1);
-    stack_.push_back({root, doc.node(root).kind});
+    stack_.push_back({root, doc.node(root).kind, container_flags(doc.node(root).kind)});
   }
 
   /// Warnings go to `f` by offset instead of to the sink by line:column.
@@ -748,7 +784,7 @@ private:
     });
     std::vector<Region>& outer = scratch_.outer_regions;
     outer.clear();
-    outer.reserve(regions_.size());
+    outer.reserve(regions_.size() + 1);  // and the sentinel
     for (const Region& r : regions_) {
       if (!outer.empty() && r.begin < outer.back().end) continue;
       outer.push_back(r);
@@ -757,6 +793,11 @@ private:
     for (const Region& r : regions_)
       if (r.unclosed && r.kind == RegionKind::Comment)
         warn(r.begin, "<!-- opened here is never closed; the rest of the page is a comment");
+    // A sentinel past every offset ends the list: the scanners step through the regions
+    // at every markup byte they meet, and need no test of the list's end.
+    Region sentinel;
+    sentinel.begin = sentinel.end = 0xFFFFFFFFu;
+    regions_.push_back(sentinel);
   }
 
   // Recognises `<name attrs>…</name>` for an extension tag at i and records it;
@@ -815,12 +856,13 @@ private:
   // previous answer or the one after it is almost always right; binary search otherwise.
   // The hint's checks inline, the search out of line: most calls are answered by the
   // hint, and as one function every call paid for the search's frame.
+  // The hint is never past the sentinel, whose end is after every offset: neither it
+  // nor the one after a region before it needs a test against the list's end.
   __attribute__((always_inline)) std::size_t region_at_or_after(std::uint32_t pos) const {
-    const std::size_t n = regions_.size();
     std::size_t h = region_hint_;
-    if (h <= n && (h == 0 || regions_[h - 1].end <= pos)) {
-      if (h == n || regions_[h].end > pos) return h;
-      if (h + 1 == n || regions_[h + 1].end > pos) return region_hint_ = h + 1;
+    if (h == 0 || regions_[h - 1].end <= pos) {
+      if (regions_[h].end > pos) return h;
+      if (regions_[h + 1].end > pos) return region_hint_ = h + 1;
     }
     return search_region(pos);
   }
@@ -858,15 +900,15 @@ private:
   }
 
   // End of the line starting at pos: the next newline that is not inside a region.
-  std::uint32_t line_end(std::uint32_t pos) const {
+  __attribute__((always_inline)) std::uint32_t line_end(std::uint32_t pos) const {
     const auto n = static_cast<std::uint32_t>(text_.size());
     std::size_t r = region_at_or_after(pos);
     std::uint32_t from = pos;
     for (;;) {
-      std::uint32_t nl = scan_byte(text_.data(), from, n, n, '\n');
+      std::uint32_t nl = scan_byte_long(text_.data(), from, n, n, '\n');
       if (nl >= n) return n;
-      while (r < regions_.size() && regions_[r].end <= nl) ++r;
-      if (r < regions_.size() && regions_[r].begin < nl) {
+      while (regions_[r].end <= nl) ++r;
+      if (regions_[r].begin < nl) {
         from = regions_[r].end;
         if (from >= n) return n;
         continue;
@@ -882,8 +924,8 @@ private:
     while (i < to) {
       std::uint32_t h = find_in(i, to, needle);
       if (h >= to) return to;
-      while (r < regions_.size() && regions_[r].end <= h) ++r;
-      if (r < regions_.size() && regions_[r].begin <= h) {
+      while (regions_[r].end <= h) ++r;
+      if (regions_[r].begin <= h) {
         i = regions_[r].end;
         continue;
       }
@@ -938,7 +980,7 @@ private:
   NodeId open(NodeKind kind, std::uint32_t b, std::uint32_t e) {
     if (!can_open()) return kNoNode;
     NodeId id = doc_.add_node(kind, src_, {b, e}, top());
-    push_open({id, kind});
+    push_open({id, kind, container_flags(kind)});
     return id;
   }
   NodeId open_element(std::uint8_t tag, std::uint32_t b, std::uint32_t e) {
@@ -988,14 +1030,10 @@ private:
     while (stack_.size() > i + 1) close_top(at, true);
   }
 
-  bool is_flow(const Open& o) const {
-    return o.kind == NodeKind::Document || o.kind == NodeKind::Fragment ||
-           (o.kind == NodeKind::Element && (o.flags & kFlow));
-  }
-  bool accepts_text(const Open& o) const {
-    return !is_flow(o) && o.kind != NodeKind::List && o.kind != NodeKind::Table &&
-           o.kind != NodeKind::TableRow;
-  }
+  // Open::flags holds kFlow for the roots and flow elements, kNoText for the containers
+  // that take no text (container_flags): the tests read no kind.
+  bool is_flow(const Open& o) const { return (o.flags & kFlow) != 0; }
+  bool accepts_text(const Open& o) const { return (o.flags & (+kFlow | +kNoText)) == 0; }
 
   // BlockLevelPass wraps a text line in <p> only when the line holds no block-level
   // tag (its openMatch/closeMatch test); table lines always hold one after doTableStuff.
@@ -1007,16 +1045,13 @@ private:
     if (top_kind() == NodeKind::Paragraph) close_top(at, false);
   }
 
-  void append_text(std::uint32_t b, std::uint32_t e) {
+  // Inline, with the rarer containers out of line: the text between two tokens is
+  // appended for most tokens of a page, and the call cost more than the append.
+  __attribute__((always_inline)) void append_text(std::uint32_t b, std::uint32_t e) {
     if (b >= e || exhausted_) return;
     // Where text is accepted there is no paragraph to open either (accepts_text excludes
     // flow containers), so only the other containers need to know if the text is blank.
-    if (!accepts_text(stack_.back())) {
-      bool blank = true;
-      for (std::uint32_t k = b; k < e && blank; ++k) blank = has_class(text_[k], kGapByte);
-      if (blank) return;
-      ensure_inline_container(b);
-    }
+    if (!accepts_text(stack_.back()) && !text_container_for(b, e)) return;
     Node& parent = doc_.mutable_node(top());
     if (parent.last_child != kNoNode) {
       Node& last = doc_.mutable_node(parent.last_child);
@@ -1026,6 +1061,16 @@ private:
       }
     }
     add_leaf(NodeKind::Text, b, e);
+  }
+
+  // For text in a container that takes none directly: false if the text is blank (it
+  // is dropped), else opens the paragraph a flow container needs.
+  __attribute__((noinline)) bool text_container_for(std::uint32_t b, std::uint32_t e) {
+    bool blank = true;
+    for (std::uint32_t k = b; k < e && blank; ++k) blank = has_class(text_[k], kGapByte);
+    if (blank) return false;
+    ensure_inline_container(b);
+    return true;
   }
 
   void newline(std::uint32_t at) {
@@ -1121,8 +1166,8 @@ private:
     bool in_tag = false;
     std::size_t r = region_at_or_after(b);
     for (std::uint32_t i = b; i < e; ++i) {
-      while (r < regions_.size() && regions_[r].end <= i) ++r;
-      if (r < regions_.size() && regions_[r].begin <= i) {
+      while (regions_[r].end <= i) ++r;
+      if (regions_[r].begin <= i) {
         i = regions_[r].end - 1;
         continue;
       }
@@ -1205,7 +1250,9 @@ private:
     return nb;
   }
 
-  void parse_attributes(NodeId id, std::uint32_t b, std::uint32_t e) {
+  // Flattened: GCC called Document::add_attribute out of line, which cost more than its
+  // compare and copy.
+  __attribute__((flatten)) void parse_attributes(NodeId id, std::uint32_t b, std::uint32_t e) {
     if (id == kNoNode) return;
     // Adding attributes never moves the node array, so `n` stays valid.
     Node& n = doc_.mutable_node(id);
@@ -1242,12 +1289,15 @@ private:
       }
       a.span = {nb, i};
       if (n.attr_count >= kMaxAttributes) {
-        warn(nb, "more than " + std::to_string(kMaxAttributes) + " attributes on " +
-                     describe(n) + "; the rest are dropped");
+        warn_too_many_attributes(nb, n);
         break;
       }
       std::uint32_t at = doc_.add_attribute(a);
-      if (n.attr_count == 0) n.attr_begin = at;
+      if (n.attr_count == 0) {
+        n.attr_begin = at;
+        n.attr_count = 1;
+        continue;
+      }
       ++n.attr_count;
       // Sanitizer::decodeTagAttributes keeps the last of a repeated name; a browser
       // given the raw HTML keeps the first. Both are worth knowing when they differ.
@@ -1255,14 +1305,26 @@ private:
       for (std::size_t k = 0; k + 1 < attrs.size(); ++k) {
         const Attribute& earlier = attrs[k];
         if (iequals(earlier.name, a.name)) {
-          warn(nb, "duplicate attribute '" + std::string(a.name) + "' on " + describe(n) +
-                       ": a browser keeps the first (" + std::string(earlier.name) + "=\"" +
-                       std::string(earlier.value) + "\"), MediaWiki's Sanitizer keeps the last (" +
-                       std::string(a.name) + "=\"" + std::string(a.value) + "\")");
+          warn_duplicate_attribute(nb, n, earlier, a);
           break;
         }
       }
     }
+  }
+
+  // Out of line: inlined, the message building gave parse_attributes a frame of 800
+  // bytes and six saved registers, for warnings a page gives a few times.
+  __attribute__((cold, noinline)) void warn_too_many_attributes(std::uint32_t at, const Node& n) {
+    warn(at, "more than " + std::to_string(kMaxAttributes) + " attributes on " + describe(n) +
+                 "; the rest are dropped");
+  }
+  __attribute__((cold, noinline)) void warn_duplicate_attribute(std::uint32_t at, const Node& n,
+                                                                const Attribute& earlier,
+                                                                const Attribute& a) {
+    warn(at, "duplicate attribute '" + std::string(a.name) + "' on " + describe(n) +
+                 ": a browser keeps the first (" + std::string(earlier.name) + "=\"" +
+                 std::string(earlier.value) + "\"), MediaWiki's Sanitizer keeps the last (" +
+                 std::string(a.name) + "=\"" + std::string(a.value) + "\")");
   }
 
   static bool iequals(std::string_view a, std::string_view b) {
@@ -1422,10 +1484,10 @@ private:
       i = want_link ? (header ? scan_for<'|', '!', '['>(text_.data(), i, te, text_end())
                               : scan_for<'|', '['>(text_.data(), i, te, text_end()))
                     : (header ? scan_for<'|', '!'>(text_.data(), i, te, text_end())
-                              : scan_byte(text_.data(), i, te, text_end(), '|'));
+                              : scan_byte_long(text_.data(), i, te, text_end(), '|'));
       if (i >= te) break;
-      while (r < regions_.size() && regions_[r].end <= i) ++r;
-      if (r < regions_.size() && regions_[r].begin <= i) {
+      while (regions_[r].end <= i) ++r;
+      if (regions_[r].begin <= i) {
         i = regions_[r].end - 1;
         continue;
       }
@@ -1443,7 +1505,7 @@ private:
 
   // --- lines ---
 
-  void process_line(std::uint32_t ls, std::uint32_t le) {
+  __attribute__((always_inline)) void process_line(std::uint32_t ls, std::uint32_t le) {
     line_blocky_ = kBlockyUnknown;
     line_b_ = ls;
     line_e_ = le;
@@ -1459,7 +1521,8 @@ private:
     }
     std::size_t table = innermost(NodeKind::Table);
     // `{|`, possibly after `:` indentation and spaces (doTableStuff's /^(:*)\s*\{\|/).
-    {
+    // Only a line starting `:` or `{` can be one (text_[ts] is no space).
+    if (const char first = text_[ts]; first == ':' || first == '{') {
       std::uint32_t p = ts;
       while (p < te && text_[p] == ':') ++p;
       std::uint32_t q = p;
@@ -1534,7 +1597,7 @@ private:
   // hint answers it in a few instructions.
   __attribute__((always_inline)) bool in_region(std::uint32_t pos) const {
     std::size_t r = region_at_or_after(pos);
-    return r < regions_.size() && regions_[r].begin <= pos;
+    return regions_[r].begin <= pos;
   }
 
   // --- inline level ---
@@ -1555,8 +1618,8 @@ private:
       // Only bracket bytes matter; regions are checked at those alone.
       i = scan_for<'[', ']'>(text_.data(), i, e - 1, text_end());
       if (i + 1 >= e) break;
-      while (r < regions_.size() && regions_[r].end <= i) ++r;
-      if (r < regions_.size() && regions_[r].begin <= i) {
+      while (regions_[r].end <= i) ++r;
+      if (regions_[r].begin <= i) {
         i = regions_[r].end - 1;
         continue;
       }
@@ -1586,9 +1649,9 @@ private:
     std::uint32_t stop = 0;
     while (i < e) {
       if (i >= stop) {
-        while (r < regions_.size() && regions_[r].end <= i) ++r;
-        stop = (r < regions_.size() && regions_[r].begin < e) ? regions_[r].begin : e;
-        if (r < regions_.size() && regions_[r].begin <= i) {
+        while (regions_[r].end <= i) ++r;
+        stop = (regions_[r].begin < e) ? regions_[r].begin : e;
+        if (regions_[r].begin <= i) {
           Token& t = out.slot();
           t.kind = Tok::Region;
           t.b = regions_[r].begin;
@@ -1722,8 +1785,8 @@ private:
       i = scan_for<'|', '<', '>', '[', ']', '{', '}', '\n'>(text_.data(), i, close, text_end());
       if (i >= close) break;
       if (text_[i] != '|') return false;
-      while (r < regions_.size() && regions_[r].end <= i) ++r;
-      if (r < regions_.size() && regions_[r].begin <= i) continue;
+      while (regions_[r].end <= i) ++r;
+      if (regions_[r].begin <= i) continue;
       bar = i;
       break;
     }
@@ -2028,8 +2091,8 @@ private:
       // Only these bytes matter; regions are checked at those alone.
       i = scan_for<'[', ']', '|'>(text_.data(), i, e, text_end());
       if (i >= e) break;
-      while (r < regions_.size() && regions_[r].end <= i) ++r;
-      if (r < regions_.size() && regions_[r].begin <= i) {
+      while (regions_[r].end <= i) ++r;
+      if (regions_[r].begin <= i) {
         i = regions_[r].end - 1;
         continue;
       }

@@ -204,6 +204,36 @@ TEST_CASE("regions after end tags, at every offset and at the input's end") {
   }
 }
 
+TEST_CASE("line ends and cell separators at every offset across 32-byte steps") {
+  // The newline of a line and the `||` after a cell's attributes are found 32 bytes a
+  // step, then by the 16-byte block and the byte loop: a line or a cell of every length
+  // across two steps, at the input's end or not.
+  const auto texts = [](const Document& doc) {
+    std::vector<std::string> out;
+    for (NodeId t : find_all(doc, NodeKind::Text)) out.emplace_back(doc.text(doc.node(t)));
+    return out;
+  };
+  for (std::size_t pad = 1; pad <= 80; ++pad) {
+    const std::string run(pad, 'x');
+    for (std::string_view tail : {"", "\n"}) {
+      support::DiagnosticSink sink;
+      Document doc = parse_document(run + "\n----" + std::string(tail), sink);
+      const auto rules = find_all(doc, NodeKind::HorizontalRule);
+      REQUIRE(rules.size() == 1);
+      CHECK(doc.node(rules[0]).span.begin == pad + 1);
+      CHECK(texts(doc) == std::vector<std::string>{run + "\n"});
+    }
+    support::DiagnosticSink sink;
+    const std::string text = "{|\n| class=\"c\" |" + run + "||y\n| a=\"b\" |" + run + "z\n|}";
+    Document table = parse_document(text, sink);
+    const auto cells = find_all(table, NodeKind::TableCell);
+    REQUIRE(cells.size() == 3);
+    CHECK(table.attributes(table.node(cells[0])).size() == 1);
+    CHECK(table.attributes(table.node(cells[2])).size() == 1);
+    CHECK(texts(table) == std::vector<std::string>{run, "y\n", run + "z\n"});
+  }
+}
+
 TEST_CASE("walk gives the ancestor path from the root") {
   support::DiagnosticSink sink;
   Document doc = parse_document(

@@ -178,6 +178,8 @@ const Mapping& mapping() {
     entry(r.box_class).box = true;
     for (const auto& c : r.legend_classes) entry(c).legend = true;
     for (const auto& c : r.phase_box_classes) entry(c).phase_box = true;
+    // A node's facts name its kind class by a byte (PageExtractor::ClassFacts).
+    if (r.known_classes.size() > 255) throw std::runtime_error("schema/extract.yaml: more than 255 classes");
     return r;
   }();
   return m;
@@ -762,11 +764,16 @@ private:
   void triggers_in(NodeId cell, std::vector<std::string>& out) const;
   std::vector<std::string> triggers_;  ///< a row's triggers, gathered before the record takes them (trigger_list)
   /// What a node's class list says to extraction, computed once per node.
+  /// Two bytes a node: a page has tens of thousands of nodes, and the table is filled
+  /// for each page and read at random (as a bool per fact and a pointer it was sixteen).
   struct ClassFacts {
-    bool known = false;
-    bool tally = false, core = false, box = false, legend = false, phase_box = false;
-    const std::string* kind = nullptr;  ///< the first class in `kinds`, mapped
+    bool known : 1 = false;
+    bool tally : 1 = false, core : 1 = false, box : 1 = false, legend : 1 = false, phase_box : 1 = false;
+    /// The first class in `kinds`: 1 + its index in Mapping::known_classes, 0 for none.
+    std::uint8_t kind = 0;
   };
+  /// The kind a class in `kinds` maps to, for ClassFacts::kind (not 0).
+  const std::string& kind_name(std::uint8_t kind) const { return m_.known_classes[kind - 1u].kind; }
   const ClassFacts& facts(const Node& n) const {
     const ClassFacts& f = facts_[static_cast<std::size_t>(&n - &doc_.node(0))];
     return f.known ? f : compute_facts(n);  // asked of a node many times: the hit inline
@@ -1169,15 +1176,15 @@ void PageExtractor::add_class_facts(std::string_view value, ClassFacts& f) const
     f.box = f.box || k->box;
     f.legend = f.legend || k->legend;
     f.phase_box = f.phase_box || k->phase_box;
-    if (!f.kind && k->has_kind) f.kind = &k->kind;
+    if (!f.kind && k->has_kind) f.kind = static_cast<std::uint8_t>(k - m_.known_classes.data() + 1);
   }
 }
 
 bool PageExtractor::is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
 
 std::string PageExtractor::kind_of(const Node& cell) const {
-  const std::string* k = facts(cell).kind;
-  return k ? *k : std::string();
+  const std::uint8_t k = facts(cell).kind;
+  return k ? kind_name(k) : std::string();
 }
 
 // As Document::plain_text (Text and decoded Entity nodes in document order, Comment and

@@ -14,6 +14,7 @@
 #include <set>
 #include <span>
 #include <stdexcept>
+#include <type_traits>
 #include <unordered_map>
 #include <yaml-cpp/yaml.h>
 #ifdef __SSE2__
@@ -648,6 +649,25 @@ bool blank_or_arrow(std::string_view s) {
   return true;
 }
 
+/// A table by NodeId for one page, every byte of it set to one pattern as it is made: a
+/// std::vector's assign filled its ten thousand elements one by one, for each of a
+/// page's tables.
+template <class T>
+class NodeTable {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_default_constructible_v<T>);
+
+public:
+  void reset(std::size_t size, unsigned char pattern) {
+    data_ = std::make_unique_for_overwrite<T[]>(size);
+    if (size > 0) std::memset(data_.get(), pattern, size * sizeof(T));
+  }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+
+private:
+  std::unique_ptr<T[]> data_;
+};
+
 /// Whether no edition has any text.
 bool empty(const Variants& v) { return v.uniform ? v.text.empty() : v.c1.empty() && v.c2.empty() && v.we.empty(); }
 
@@ -766,11 +786,12 @@ private:
   /// What a node's class list says to extraction, computed once per node.
   /// Two bytes a node: a page has tens of thousands of nodes, and the table is filled
   /// for each page and read at random (as a bool per fact and a pointer it was sixteen).
+  /// All zero (facts_ is made zeroed): not known yet, no fact, no kind.
   struct ClassFacts {
-    bool known : 1 = false;
-    bool tally : 1 = false, core : 1 = false, box : 1 = false, legend : 1 = false, phase_box : 1 = false;
+    bool known : 1;
+    bool tally : 1, core : 1, box : 1, legend : 1, phase_box : 1;
     /// The first class in `kinds`: 1 + its index in Mapping::known_classes, 0 for none.
-    std::uint8_t kind = 0;
+    std::uint8_t kind;
   };
   /// The kind a class in `kinds` maps to, for ClassFacts::kind (not 0).
   const std::string& kind_name(std::uint8_t kind) const { return m_.known_classes[kind - 1u].kind; }
@@ -820,17 +841,21 @@ private:
   const select::Vocabulary& v_;
   std::unordered_map<std::string_view, std::size_t> by_marker_;  ///< marker → Expansion::semantic index
   PageRules out_;
-  std::vector<char> cell_done_;
+  NodeTable<char> cell_done_;
   PageIds ids_;
-  mutable std::vector<ClassFacts> facts_;  ///< by NodeId
+  mutable NodeTable<ClassFacts> facts_;
   mutable std::vector<NodeId> path_;        ///< node_text's and first_byte's walk
-  static constexpr std::int16_t kFirstByteUnknown = -2;
+  /// All bits set, so that first_bytes_ is made by a memset of 0xFF bytes.
+  static constexpr std::int16_t kFirstByteUnknown = -1;
+  /// No text: the node's text is empty, or a search passed through it whole.
+  static constexpr std::int16_t kNoText = -2;
   /// An empty node_text() where the text nodes are not all whitespace (arrows that
   /// finish() trims): for that node only, since more text after it would keep them.
   static constexpr std::int16_t kTrimmedEmpty = -3;
-  /// first_byte() by NodeId, once known; -1 also for every node that a search passed
-  /// through whole (nothing but whitespace in it), which later searches skip.
-  mutable std::vector<std::int16_t> first_bytes_;
+  /// first_byte() by NodeId, once known (kNoText for -1); kNoText also for every node
+  /// that a search passed through whole (nothing but whitespace in it), which later
+  /// searches skip.
+  mutable NodeTable<std::int16_t> first_bytes_;
   support::DiagnosticSink quiet_;
   std::string id_prefix_;  ///< finish_rule's "page/step/block/"
   SharedText id_prefix_place_, id_prefix_block_;
@@ -1001,9 +1026,10 @@ PageRules PageExtractor::run() {
   out_.timestamp = page_.revision.timestamp;
   const std::string& text = page_.revision.text;
   for (std::size_t i = 0; i < expansion_.semantic.size(); ++i) by_marker_[expansion_.semantic[i].marker] = i;
-  cell_done_.assign(doc_.size(), 0);
-  facts_.assign(doc_.size(), ClassFacts{});
-  first_bytes_.assign(doc_.size(), kFirstByteUnknown);
+  cell_done_.reset(doc_.size(), 0);
+  facts_.reset(doc_.size(), 0);
+  static_assert(kFirstByteUnknown == -1, "first_bytes_ is made of 0xFF bytes");
+  first_bytes_.reset(doc_.size(), 0xFF);
   // A rule comes from a table row or a ScoringRow node, each several nodes of the tree
   // (the row, its cells, their text): room for one rule per 32 nodes up front spares
   // most pages' rules (large records) being moved as the vector grows, without a pass
@@ -1246,7 +1272,7 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
 // their subtrees was whitespace), so the walk down that spine is made once.
 //
 // A node that a search passes through whole, without a byte that is not whitespace, has
-// none: it is noted -1, so that the search for a node inside it (the cells of a row whose
+// none: it is noted kNoText, so that the search for a node inside it (the cells of a row whose
 // first cell holds an image only, the elements in them, which the walk asks next) or
 // after it in a larger one does not look again.
 int PageExtractor::first_byte(NodeId id) const {
@@ -1257,7 +1283,7 @@ int PageExtractor::first_byte(NodeId id) const {
     b = find_first_byte(id);
     first_bytes_[id] = static_cast<std::int16_t>(b);
   }
-  return b == kTrimmedEmpty ? -1 : b;
+  return b < 0 ? -1 : b;  // kNoText or kTrimmedEmpty
 }
 
 int PageExtractor::find_first_byte(NodeId id) const {
@@ -1266,7 +1292,7 @@ int PageExtractor::find_first_byte(NodeId id) const {
     return t.empty() ? kTrimmedEmpty : static_cast<int>(static_cast<unsigned char>(t[0]));
   };
   auto passed = [&](NodeId left) {
-    if (left != id) first_bytes_[left] = -1;
+    if (left != id) first_bytes_[left] = kNoText;
   };
   path_.clear();
   NodeId n = id;
@@ -1284,12 +1310,12 @@ int PageExtractor::find_first_byte(NodeId id) const {
       }
     } else if (x.kind == NodeKind::Entity) {
       return exact();  // decoded, it may be anything (or whitespace)
-    } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template || first_bytes_[n] == -1) {
+    } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template || first_bytes_[n] == kNoText) {
       descend = false;
     }
     n = parse::next_in_subtree(doc_, id, n, descend, path_, passed);
   }
-  return -1;
+  return kNoText;
 }
 
 // node_text(id) is the cleaned text of its Text and Entity nodes, so it starts with the

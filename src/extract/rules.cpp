@@ -695,9 +695,11 @@ private:
   }
   void leave(NodeId id);
   bool legend_table(NodeId table);
-  bool rule_row(NodeId row);
-  bool sub_rules_row(NodeId row);
-  bool scoring_row(NodeId node);
+  // Out of line: inlined into visit(), their registers and stack were saved and restored
+  // on each of its calls (every row, cell and element of a page), not only on a row's.
+  [[gnu::noinline]] bool rule_row(NodeId row);
+  [[gnu::noinline]] bool sub_rules_row(NodeId row);
+  [[gnu::noinline]] bool scoring_row(NodeId node);
   void block_row(NodeId row);
   void header_row(NodeId row);
   /// Appends the trigger icons of the header rows above `row` to `out`.

@@ -436,19 +436,19 @@ std::string_view slug_view(std::string_view s, std::size_t max_words) {
     for (int c = 'A'; c <= 'Z'; ++c) t[c] = static_cast<char>(c - 'A' + 'a');
     return t;
   }();
+  // Word by word: the bytes between words are passed by one loop, a word's copied by
+  // another, each with one test a byte (one loop for both kept a flag of which it was in).
   std::size_t words = 0;
-  bool dash = false;
-  for (unsigned char c : s) {
-    if (char l = slug_byte[c]) {
-      if (dash && o != begin) {
-        if (++words >= max_words) break;
-        *o++ = '-';
-      }
-      dash = false;
-      *o++ = l;
-    } else {
-      dash = true;
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  while (p < end) {
+    while (p < end && !slug_byte[static_cast<unsigned char>(*p)]) ++p;
+    if (p == end) break;
+    if (o != begin) {
+      if (++words >= max_words) break;
+      *o++ = '-';
     }
+    for (char l; p < end && (l = slug_byte[static_cast<unsigned char>(*p)]) != 0; ++p) *o++ = l;
   }
   return std::string_view(begin, static_cast<std::size_t>(o - begin));
 }

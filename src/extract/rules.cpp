@@ -693,7 +693,9 @@ private:
     return k == NodeKind::Heading || k == NodeKind::Table || k == NodeKind::TableRow || k == NodeKind::TableCell ||
            k == NodeKind::SemanticTemplate || k == NodeKind::Element || k == NodeKind::Paragraph;
   }
-  void leave(NodeId id);
+  /// Pops the rule and block that `id` opened, if any: asked of every node the walk enters,
+  /// so inline (as a call it cost more than its two tests).
+  [[gnu::always_inline]] inline void leave(NodeId id);
   bool legend_table(NodeId table);
   // Out of line: inlined into visit(), their registers and stack were saved and restored
   // on each of its calls (every row, cell and element of a page), not only on a row's.
@@ -1420,7 +1422,7 @@ bool PageExtractor::visit(NodeId id) {
   }
 }
 
-void PageExtractor::leave(NodeId id) {
+inline void PageExtractor::leave(NodeId id) {
   if (!rule_stack_.empty() && rule_stack_.back().first == id) rule_stack_.pop_back();
   if (!block_stack_.empty() && block_stack_.back().first == id) {
     block_ = block_stack_.back().second;

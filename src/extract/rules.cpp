@@ -706,12 +706,32 @@ private:
   void header_row(NodeId row);
   /// Appends the trigger icons of the header rows above `row` to `out`.
   void header_triggers(NodeId row, std::vector<std::string>& out) const;
-  bool non_rule(NodeId id);
+  /// Asked of every row, element and paragraph: the usual answer (too long, or a first
+  /// byte no non-rule starts with) inline, the rest in non_rule_text().
+  bool non_rule(NodeId id) {
+    const Node& n = doc_.node(id);
+    if (n.span.size() > 400) return false;
+    const int first = first_byte(id);  // -1 only when the whole text is empty
+    if ((n.kind != NodeKind::TableRow || first >= 0) && !m_.non_rule_any &&
+        (first < 0 || !m_.non_rule_initials[static_cast<std::size_t>(first)]))
+      return false;
+    return non_rule_text(id, first);
+  }
+  /// non_rule() past its first tests: a spacer row, else the node's text decides.
+  [[gnu::noinline]] bool non_rule_text(NodeId id, int first);
   /// Whether a cell shows images and nothing else (no text, no link, no template);
   /// `image` is then its first image.
   bool image_only(NodeId cell, NodeId& image) const;
   bool textless(NodeId id, NodeId& image, int depth) const;
-  void heading_like(NodeId id);
+  /// Asked of every cell, element and paragraph: the usual answer (too long, or neither
+  /// a phase box nor a cell) inline, the rest in heading_text().
+  void heading_like(NodeId id) {
+    const Node& n = doc_.node(id);
+    if (n.span.size() > 600) return;
+    if (n.kind != NodeKind::TableCell && !facts(n).phase_box) return;
+    heading_text(id);
+  }
+  [[gnu::noinline]] void heading_text(NodeId id);
   // --- text ---
   void collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth);
   /// The run's `shown` mask for a condition; `true`, by far the most common, is asked of
@@ -1430,9 +1450,8 @@ inline void PageExtractor::leave(NodeId id) {
   }
 }
 
-void PageExtractor::heading_like(NodeId id) {
+void PageExtractor::heading_text(NodeId id) {
   const Node& n = doc_.node(id);
-  if (n.span.size() > 600) return;
   if (facts(n).phase_box) {
     phase_ = node_text(id);
     round_ = SharedText();
@@ -1472,10 +1491,8 @@ void PageExtractor::heading_like(NodeId id) {
     }
 }
 
-bool PageExtractor::non_rule(NodeId id) {
+bool PageExtractor::non_rule_text(NodeId id, int first) {
   const Node& n = doc_.node(id);
-  if (n.span.size() > 400) return false;
-  int first = first_byte(id);  // -1 only when the whole text is empty
   if (n.kind == NodeKind::TableRow && first < 0 && doc_.text(n).find("<hr") != std::string_view::npos) {
     auto p = position_at(n.span.begin);
     out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});

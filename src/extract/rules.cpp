@@ -819,7 +819,7 @@ private:
   };
   /// The kind a class in `kinds` maps to, for ClassFacts::kind (not 0).
   const std::string& kind_name(std::uint8_t kind) const { return m_.known_classes[kind - 1u].kind; }
-  const ClassFacts& facts(const Node& n) const {
+  [[gnu::always_inline]] const ClassFacts& facts(const Node& n) const {
     const ClassFacts& f = facts_[static_cast<std::size_t>(&n - &doc_.node(0))];
     return f.known ? f : compute_facts(n);  // asked of a node many times: the hit inline
   }

@@ -190,10 +190,10 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-/// name == tag for short tag names, byte by byte (a call to memcmp costs more than the
-/// comparison for two or three bytes).
+/// name == tag for short tag names, byte by byte and inline (a call, to memcmp or to this,
+/// costs more than the comparison for two or three bytes).
 template <std::size_t N>
-bool is_name(std::string_view name, const char (&tag)[N]) {
+[[gnu::always_inline]] inline bool is_name(std::string_view name, const char (&tag)[N]) {
   if (name.size() != N - 1) return false;
   for (std::size_t i = 0; i + 1 < N; ++i)
     if (name[i] != tag[i]) return false;
@@ -825,7 +825,7 @@ private:
   }
   const ClassFacts& compute_facts(const Node& n) const;
   [[gnu::noinline]] void add_class_facts(std::string_view value, ClassFacts& f) const;
-  bool is_scoring_cell(const Node& n) const;
+  bool is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
   std::string kind_of(const Node& cell) const;
   /// own_selector()'s condition, lints silenced (tree_conditions reported them).
   const select::Condition& own(NodeId id) {
@@ -1233,7 +1233,6 @@ void PageExtractor::add_class_facts(std::string_view value, ClassFacts& f) const
   }
 }
 
-bool PageExtractor::is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
 
 std::string PageExtractor::kind_of(const Node& cell) const {
   const std::uint8_t k = facts(cell).kind;

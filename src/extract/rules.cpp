@@ -14,6 +14,7 @@
 #include <set>
 #include <span>
 #include <stdexcept>
+#include <type_traits>
 #include <unordered_map>
 #include <yaml-cpp/yaml.h>
 #ifdef __SSE2__
@@ -178,6 +179,8 @@ const Mapping& mapping() {
     entry(r.box_class).box = true;
     for (const auto& c : r.legend_classes) entry(c).legend = true;
     for (const auto& c : r.phase_box_classes) entry(c).phase_box = true;
+    // A node's facts name its kind class by a byte (PageExtractor::ClassFacts).
+    if (r.known_classes.size() > 255) throw std::runtime_error("schema/extract.yaml: more than 255 classes");
     return r;
   }();
   return m;
@@ -187,10 +190,10 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-/// name == tag for short tag names, byte by byte (a call to memcmp costs more than the
-/// comparison for two or three bytes).
+/// name == tag for short tag names, byte by byte and inline (a call, to memcmp or to this,
+/// costs more than the comparison for two or three bytes).
 template <std::size_t N>
-bool is_name(std::string_view name, const char (&tag)[N]) {
+[[gnu::always_inline]] inline bool is_name(std::string_view name, const char (&tag)[N]) {
   if (name.size() != N - 1) return false;
   for (std::size_t i = 0; i + 1 < N; ++i)
     if (name[i] != tag[i]) return false;
@@ -433,19 +436,19 @@ std::string_view slug_view(std::string_view s, std::size_t max_words) {
     for (int c = 'A'; c <= 'Z'; ++c) t[c] = static_cast<char>(c - 'A' + 'a');
     return t;
   }();
+  // Word by word: the bytes between words are passed by one loop, a word's copied by
+  // another, each with one test a byte (one loop for both kept a flag of which it was in).
   std::size_t words = 0;
-  bool dash = false;
-  for (unsigned char c : s) {
-    if (char l = slug_byte[c]) {
-      if (dash && o != begin) {
-        if (++words >= max_words) break;
-        *o++ = '-';
-      }
-      dash = false;
-      *o++ = l;
-    } else {
-      dash = true;
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  while (p < end) {
+    while (p < end && !slug_byte[static_cast<unsigned char>(*p)]) ++p;
+    if (p == end) break;
+    if (o != begin) {
+      if (++words >= max_words) break;
+      *o++ = '-';
     }
+    for (char l; p < end && (l = slug_byte[static_cast<unsigned char>(*p)]) != 0; ++p) *o++ = l;
   }
   return std::string_view(begin, static_cast<std::size_t>(o - begin));
 }
@@ -646,6 +649,25 @@ bool blank_or_arrow(std::string_view s) {
   return true;
 }
 
+/// A table by NodeId for one page, every byte of it set to one pattern as it is made: a
+/// std::vector's assign filled its ten thousand elements one by one, for each of a
+/// page's tables.
+template <class T>
+class NodeTable {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_default_constructible_v<T>);
+
+public:
+  void reset(std::size_t size, unsigned char pattern) {
+    data_ = std::make_unique_for_overwrite<T[]>(size);
+    if (size > 0) std::memset(data_.get(), pattern, size * sizeof(T));
+  }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+
+private:
+  std::unique_ptr<T[]> data_;
+};
+
 /// Whether no edition has any text.
 bool empty(const Variants& v) { return v.uniform ? v.text.empty() : v.c1.empty() && v.c2.empty() && v.we.empty(); }
 
@@ -671,21 +693,45 @@ private:
     return k == NodeKind::Heading || k == NodeKind::Table || k == NodeKind::TableRow || k == NodeKind::TableCell ||
            k == NodeKind::SemanticTemplate || k == NodeKind::Element || k == NodeKind::Paragraph;
   }
-  void leave(NodeId id);
+  /// Pops the rule and block that `id` opened, if any: asked of every node the walk enters,
+  /// so inline (as a call it cost more than its two tests).
+  [[gnu::always_inline]] inline void leave(NodeId id);
   bool legend_table(NodeId table);
-  bool rule_row(NodeId row);
-  bool sub_rules_row(NodeId row);
-  bool scoring_row(NodeId node);
+  // Out of line: inlined into visit(), their registers and stack were saved and restored
+  // on each of its calls (every row, cell and element of a page), not only on a row's.
+  [[gnu::noinline]] bool rule_row(NodeId row);
+  [[gnu::noinline]] bool sub_rules_row(NodeId row);
+  [[gnu::noinline]] bool scoring_row(NodeId node);
   void block_row(NodeId row);
   void header_row(NodeId row);
   /// Appends the trigger icons of the header rows above `row` to `out`.
   void header_triggers(NodeId row, std::vector<std::string>& out) const;
-  bool non_rule(NodeId id);
+  /// Asked of every row, element and paragraph: the usual answer (too long, or a first
+  /// byte no non-rule starts with) inline, the rest in non_rule_text().
+  bool non_rule(NodeId id) {
+    const Node& n = doc_.node(id);
+    if (n.span.size() > 400) return false;
+    const int first = first_byte(id);  // -1 only when the whole text is empty
+    if ((n.kind != NodeKind::TableRow || first >= 0) && !m_.non_rule_any &&
+        (first < 0 || !m_.non_rule_initials[static_cast<std::size_t>(first)]))
+      return false;
+    return non_rule_text(id, first);
+  }
+  /// non_rule() past its first tests: a spacer row, else the node's text decides.
+  [[gnu::noinline]] bool non_rule_text(NodeId id, int first);
   /// Whether a cell shows images and nothing else (no text, no link, no template);
   /// `image` is then its first image.
   bool image_only(NodeId cell, NodeId& image) const;
   bool textless(NodeId id, NodeId& image, int depth) const;
-  void heading_like(NodeId id);
+  /// Asked of every cell, element and paragraph: the usual answer (too long, or neither
+  /// a phase box nor a cell) inline, the rest in heading_text().
+  void heading_like(NodeId id) {
+    const Node& n = doc_.node(id);
+    if (n.span.size() > 600) return;
+    if (n.kind != NodeKind::TableCell && !facts(n).phase_box) return;
+    heading_text(id);
+  }
+  [[gnu::noinline]] void heading_text(NodeId id);
   // --- text ---
   void collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth);
   /// The run's `shown` mask for a condition; `true`, by far the most common, is asked of
@@ -762,18 +808,24 @@ private:
   void triggers_in(NodeId cell, std::vector<std::string>& out) const;
   std::vector<std::string> triggers_;  ///< a row's triggers, gathered before the record takes them (trigger_list)
   /// What a node's class list says to extraction, computed once per node.
+  /// Two bytes a node: a page has tens of thousands of nodes, and the table is filled
+  /// for each page and read at random (as a bool per fact and a pointer it was sixteen).
+  /// All zero (facts_ is made zeroed): not known yet, no fact, no kind.
   struct ClassFacts {
-    bool known = false;
-    bool tally = false, core = false, box = false, legend = false, phase_box = false;
-    const std::string* kind = nullptr;  ///< the first class in `kinds`, mapped
+    bool known : 1;
+    bool tally : 1, core : 1, box : 1, legend : 1, phase_box : 1;
+    /// The first class in `kinds`: 1 + its index in Mapping::known_classes, 0 for none.
+    std::uint8_t kind;
   };
-  const ClassFacts& facts(const Node& n) const {
+  /// The kind a class in `kinds` maps to, for ClassFacts::kind (not 0).
+  const std::string& kind_name(std::uint8_t kind) const { return m_.known_classes[kind - 1u].kind; }
+  [[gnu::always_inline]] const ClassFacts& facts(const Node& n) const {
     const ClassFacts& f = facts_[static_cast<std::size_t>(&n - &doc_.node(0))];
     return f.known ? f : compute_facts(n);  // asked of a node many times: the hit inline
   }
   const ClassFacts& compute_facts(const Node& n) const;
   [[gnu::noinline]] void add_class_facts(std::string_view value, ClassFacts& f) const;
-  bool is_scoring_cell(const Node& n) const;
+  bool is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
   std::string kind_of(const Node& cell) const;
   /// own_selector()'s condition, lints silenced (tree_conditions reported them).
   const select::Condition& own(NodeId id) {
@@ -813,17 +865,21 @@ private:
   const select::Vocabulary& v_;
   std::unordered_map<std::string_view, std::size_t> by_marker_;  ///< marker → Expansion::semantic index
   PageRules out_;
-  std::vector<char> cell_done_;
+  NodeTable<char> cell_done_;
   PageIds ids_;
-  mutable std::vector<ClassFacts> facts_;  ///< by NodeId
+  mutable NodeTable<ClassFacts> facts_;
   mutable std::vector<NodeId> path_;        ///< node_text's and first_byte's walk
-  static constexpr std::int16_t kFirstByteUnknown = -2;
+  /// All bits set, so that first_bytes_ is made by a memset of 0xFF bytes.
+  static constexpr std::int16_t kFirstByteUnknown = -1;
+  /// No text: the node's text is empty, or a search passed through it whole.
+  static constexpr std::int16_t kNoText = -2;
   /// An empty node_text() where the text nodes are not all whitespace (arrows that
   /// finish() trims): for that node only, since more text after it would keep them.
   static constexpr std::int16_t kTrimmedEmpty = -3;
-  /// first_byte() by NodeId, once known; -1 also for every node that a search passed
-  /// through whole (nothing but whitespace in it), which later searches skip.
-  mutable std::vector<std::int16_t> first_bytes_;
+  /// first_byte() by NodeId, once known (kNoText for -1); kNoText also for every node
+  /// that a search passed through whole (nothing but whitespace in it), which later
+  /// searches skip.
+  mutable NodeTable<std::int16_t> first_bytes_;
   support::DiagnosticSink quiet_;
   std::string id_prefix_;  ///< finish_rule's "page/step/block/"
   SharedText id_prefix_place_, id_prefix_block_;
@@ -857,7 +913,7 @@ private:
     select::Condition condition;
     unsigned shown = kAllEditions;
   };
-  mutable std::array<ShownSlot, 16> shown_cache_;
+  mutable std::array<ShownSlot, 64> shown_cache_;
   SharedText true_when_;
   /// The page's title and file as every rule's source names them.
   SharedText page_title_, page_file_;
@@ -994,14 +1050,18 @@ PageRules PageExtractor::run() {
   out_.timestamp = page_.revision.timestamp;
   const std::string& text = page_.revision.text;
   for (std::size_t i = 0; i < expansion_.semantic.size(); ++i) by_marker_[expansion_.semantic[i].marker] = i;
-  cell_done_.assign(doc_.size(), 0);
-  facts_.assign(doc_.size(), ClassFacts{});
-  first_bytes_.assign(doc_.size(), kFirstByteUnknown);
+  cell_done_.reset(doc_.size(), 0);
+  facts_.reset(doc_.size(), 0);
+  static_assert(kFirstByteUnknown == -1, "first_bytes_ is made of 0xFF bytes");
+  first_bytes_.reset(doc_.size(), 0xFF);
   // A rule comes from a table row or a ScoringRow node, each several nodes of the tree
   // (the row, its cells, their text): room for one rule per 32 nodes up front spares
   // most pages' rules (large records) being moved as the vector grows, without a pass
   // over every node to count the rows (which cost more than the moves it spared).
   out_.rules.reserve(doc_.size() / 32);
+  // Likewise the non-rules (spacers, headers, comments: about one per hundred nodes),
+  // which grew from one by doubling, each time moving the two strings of every one.
+  out_.non_rules.reserve(doc_.size() / 64);
   walk(doc_.root(), 0);
   const std::size_t walked = out_.non_rules.size();
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
@@ -1169,15 +1229,14 @@ void PageExtractor::add_class_facts(std::string_view value, ClassFacts& f) const
     f.box = f.box || k->box;
     f.legend = f.legend || k->legend;
     f.phase_box = f.phase_box || k->phase_box;
-    if (!f.kind && k->has_kind) f.kind = &k->kind;
+    if (!f.kind && k->has_kind) f.kind = static_cast<std::uint8_t>(k - m_.known_classes.data() + 1);
   }
 }
 
-bool PageExtractor::is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
 
 std::string PageExtractor::kind_of(const Node& cell) const {
-  const std::string* k = facts(cell).kind;
-  return k ? *k : std::string();
+  const std::uint8_t k = facts(cell).kind;
+  return k ? kind_name(k) : std::string();
 }
 
 // As Document::plain_text (Text and decoded Entity nodes in document order, Comment and
@@ -1239,7 +1298,7 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
 // their subtrees was whitespace), so the walk down that spine is made once.
 //
 // A node that a search passes through whole, without a byte that is not whitespace, has
-// none: it is noted -1, so that the search for a node inside it (the cells of a row whose
+// none: it is noted kNoText, so that the search for a node inside it (the cells of a row whose
 // first cell holds an image only, the elements in them, which the walk asks next) or
 // after it in a larger one does not look again.
 int PageExtractor::first_byte(NodeId id) const {
@@ -1250,7 +1309,7 @@ int PageExtractor::first_byte(NodeId id) const {
     b = find_first_byte(id);
     first_bytes_[id] = static_cast<std::int16_t>(b);
   }
-  return b == kTrimmedEmpty ? -1 : b;
+  return b < 0 ? -1 : b;  // kNoText or kTrimmedEmpty
 }
 
 int PageExtractor::find_first_byte(NodeId id) const {
@@ -1259,7 +1318,7 @@ int PageExtractor::find_first_byte(NodeId id) const {
     return t.empty() ? kTrimmedEmpty : static_cast<int>(static_cast<unsigned char>(t[0]));
   };
   auto passed = [&](NodeId left) {
-    if (left != id) first_bytes_[left] = -1;
+    if (left != id) first_bytes_[left] = kNoText;
   };
   path_.clear();
   NodeId n = id;
@@ -1277,12 +1336,12 @@ int PageExtractor::find_first_byte(NodeId id) const {
       }
     } else if (x.kind == NodeKind::Entity) {
       return exact();  // decoded, it may be anything (or whitespace)
-    } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template || first_bytes_[n] == -1) {
+    } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template || first_bytes_[n] == kNoText) {
       descend = false;
     }
     n = parse::next_in_subtree(doc_, id, n, descend, path_, passed);
   }
-  return -1;
+  return kNoText;
 }
 
 // node_text(id) is the cleaned text of its Text and Entity nodes, so it starts with the
@@ -1382,7 +1441,7 @@ bool PageExtractor::visit(NodeId id) {
   }
 }
 
-void PageExtractor::leave(NodeId id) {
+inline void PageExtractor::leave(NodeId id) {
   if (!rule_stack_.empty() && rule_stack_.back().first == id) rule_stack_.pop_back();
   if (!block_stack_.empty() && block_stack_.back().first == id) {
     block_ = block_stack_.back().second;
@@ -1390,9 +1449,8 @@ void PageExtractor::leave(NodeId id) {
   }
 }
 
-void PageExtractor::heading_like(NodeId id) {
+void PageExtractor::heading_text(NodeId id) {
   const Node& n = doc_.node(id);
-  if (n.span.size() > 600) return;
   if (facts(n).phase_box) {
     phase_ = node_text(id);
     round_ = SharedText();
@@ -1432,10 +1490,8 @@ void PageExtractor::heading_like(NodeId id) {
     }
 }
 
-bool PageExtractor::non_rule(NodeId id) {
+bool PageExtractor::non_rule_text(NodeId id, int first) {
   const Node& n = doc_.node(id);
-  if (n.span.size() > 400) return false;
-  int first = first_byte(id);  // -1 only when the whole text is empty
   if (n.kind == NodeKind::TableRow && first < 0 && doc_.text(n).find("<hr") != std::string_view::npos) {
     auto p = position_at(n.span.begin);
     out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
@@ -2555,15 +2611,23 @@ bool PageExtractor::reads_alike(NodeId a, NodeId b) {
     if (x == kNoNode) return y == kNoNode;
     return y != kNoNode && y - x == shift && x - a > i && x - a <= count;
   };
-  for (NodeId i = 0; i <= count; ++i) {
-    const Node& nx = doc_.node(a + i);
-    const Node& ny = doc_.node(b + i);
-    if (nx.kind != ny.kind || nx.aux != ny.aux || (nx.source | ny.source) != 0 || nx.span.begin < begin_a ||
-        nx.span.end > end_a || ny.span.begin - nx.span.begin != moved || ny.span.end - nx.span.end != moved)
-      return false;
+  // Both ranges walked by pointer (the arena and the conditions are vectors), and the
+  // tests of a node that need no range or link are or'ed into one word: a repeat, the
+  // usual answer, then takes one branch for them rather than seven.
+  const Node* px = &doc_.node(a);
+  const Node* py = &doc_.node(b);
+  const select::Condition* cx = &conditions_.own[a];
+  const select::Condition* cy = &conditions_.own[b];
+  for (NodeId i = 0; i <= count; ++i, ++px, ++py, ++cx, ++cy) {
+    const Node& nx = *px;
+    const Node& ny = *py;
+    const std::uint32_t differs = (static_cast<std::uint32_t>(nx.kind) ^ static_cast<std::uint32_t>(ny.kind)) |
+                                  static_cast<std::uint32_t>(nx.aux ^ ny.aux) | nx.source | ny.source |
+                                  ((ny.span.begin - nx.span.begin) ^ moved) | ((ny.span.end - nx.span.end) ^ moved);
+    if (differs != 0 || nx.span.begin < begin_a || nx.span.end > end_a) return false;
     if (!link_alike(nx.first_child, ny.first_child, i) || (i > 0 && !link_alike(nx.next_sibling, ny.next_sibling, i)))
       return false;
-    if (!conditions_.own[a + i].same(conditions_.own[b + i])) return false;
+    if (!cx->same(*cy)) return false;
   }
   return true;
 }

@@ -191,7 +191,9 @@ enum class Line { Text, TableStart, Row, Caption, Cell, Header, TableEnd };
 
 class Scanner {
 public:
-  Scanner(const Tree& tree, const Flat& flat) : tree_(tree), f_(flat.chars), flat_(flat) {}
+  /// `links`: the `[[…]]` the preprocess run took whole as text (PlainRuns::links).
+  Scanner(const Tree& tree, const Flat& flat, const std::vector<support::Span>& links)
+      : tree_(tree), f_(flat.chars), flat_(flat), links_taken_(links) {}
   std::vector<std::uint32_t> breaks;  // flat positions that must start a line
 
   void run() {
@@ -236,8 +238,7 @@ public:
       }
       if (c == '[') {
         if (d == '[') {
-          ++links_;
-          i += 2;
+          i = link(i);
         } else {
           ++i;
         }
@@ -259,6 +260,24 @@ public:
   }
 
 private:
+  // A `[[` with nothing open. A link the preprocess run took whole as text holds no other
+  // `[[` and ends at its first `]]`, so the scan in link state would only count it open
+  // and closed again: it is stepped over (the page's links are a third of its stops).
+  std::size_t link(std::size_t i) {
+    const auto& links = links_taken_;
+    if (next_link_ < links.size()) {
+      const std::uint32_t source = flat_.from(i);
+      while (next_link_ < links.size() && links[next_link_].begin < source) ++next_link_;
+      // Such a link is text inside one top-level text run, where flat and source
+      // offsets advance together.
+      if (next_link_ < links.size() && links[next_link_].begin == source) {
+        const support::Span& taken = links[next_link_++];
+        return i + (taken.end - taken.begin);
+      }
+    }
+    ++links_;
+    return i + 2;
+  }
   char at(std::size_t k) const { return k < f_.size() ? f_[k] : '\0'; }
   void line_break(std::size_t k) {
     if (k > 0 && f_[k - 1] != '\n') breaks.push_back(static_cast<std::uint32_t>(k));
@@ -386,6 +405,8 @@ private:
   const Tree& tree_;
   const std::string& f_;
   const Flat& flat_;
+  const std::vector<support::Span>& links_taken_;
+  std::size_t next_link_ = 0;  // the first of links_taken_ not yet behind the scan
   int depth_ = 0;
   int links_ = 0;
   Line line_ = Line::Text;
@@ -416,7 +437,7 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   flat.hint_ = 0;
   flat.chars.reserve(text.size());
   flatten(tree, tree.root, flat);
-  Scanner scanner(tree, flat);
+  Scanner scanner(tree, flat, result.plain_runs.links);
   scanner.run();
   // The scanner finds its breaks in order but for a few a heading or table end adds
   // ahead of its position; sorting what is already sorted cost more than the check.

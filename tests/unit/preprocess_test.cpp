@@ -359,6 +359,22 @@ TEST_CASE("a cell's attributes are told from its text up to the '|' after them")
   }
 }
 
+TEST_CASE("line restoration steps over the links the preprocessor took whole") {
+  // A `[[…]]` taken whole as text holds no line start ('|' and '!' in it are link syntax):
+  // the scanner jumps from its `[[` to its end. Links not taken whole (a template or an
+  // inner link in them, left open) are counted bracket by bracket as before.
+  const std::string table =
+      "{| class=\"t\"\n|-\n| [[a|b]] || [[File:c.png|x25px|left]] [[d]]]\n| x [[e|f [[g]] h]] y [[i|{{t}}]]\n"
+      "| z [[ [[j|k]] ]] w\n|-\n! [[l|!]] !! m\n|}";
+  for (std::string original : {table, "[[n|o]]\n" + table + "\n[[p|q]]", "Text [[r]]\n" + table + "\n[[s]]]"}) {
+    std::string collapsed = original;
+    for (char& c : collapsed)
+      if (c == '\n') c = ' ';
+    CAPTURE(original);
+    CHECK(restore_lines(collapsed, RestoreMode::Always).text == original);
+  }
+}
+
 TEST_CASE("a page found collapsed is restored alike from the newlines its detection noted") {
   // In Auto mode the newlines the detection found are merged with the restored ones, in
   // Always mode the text is searched for them: the same newlines, text and counts.

@@ -152,35 +152,36 @@ constexpr std::array<std::uint8_t, 256> kAttributeClass = [] {
 
 // The attribute syntax Sanitizer accepts, loosely: name[=value] pairs. Used to tell the
 // attribute separator of a cell (`| class="x" | text`) from the start of a new cell.
-bool looks_like_attributes(std::string_view s) {
+// [p, end) is the cell's text so far and *end the '|' after it: that byte is neither a
+// blank, a name byte, '=' nor a quote, so it ends those runs without a bound check (most
+// calls do match, and walk every byte of the attributes).
+bool looks_like_attributes(const char* p, const char* end) {
   // At least one name=value pair: bare words before a '|' ("Caption text | …") are far
   // more often the end of a collapsed cell than valueless attributes.
-  std::size_t k = 0, names = 0, valued = 0;
-  auto is = [&](std::uint8_t cls) { return (kAttributeClass[static_cast<unsigned char>(s[k])] & cls) != 0; };
-  auto skip = [&] {
-    while (k < s.size() && is(kBlank)) ++k;
-  };
+  std::size_t names = 0, valued = 0;
+  auto is = [](char c, std::uint8_t cls) { return (kAttributeClass[static_cast<unsigned char>(c)] & cls) != 0; };
   for (;;) {
-    skip();
-    if (k == s.size()) return names > 0 && valued > 0;
-    std::size_t start = k;
-    while (k < s.size() && is(kNameChar)) ++k;
-    if (k == start) return false;
+    while (is(*p, kBlank)) ++p;
+    if (p == end) return names > 0 && valued > 0;
+    const char* start = p;
+    while (is(*p, kNameChar)) ++p;
+    if (p == start) return false;
     ++names;
-    skip();
-    if (k < s.size() && s[k] == '=') {
-      ++k;
+    while (is(*p, kBlank)) ++p;
+    if (*p == '=') {
+      ++p;
       ++valued;
-      skip();
-      if (k < s.size() && (s[k] == '"' || s[k] == '\'')) {
-        char q = s[k];
-        std::size_t close = s.find(q, k + 1);
-        if (close == std::string_view::npos) return false;
-        k = close + 1;
+      while (is(*p, kBlank)) ++p;
+      if (*p == '"' || *p == '\'') {
+        // Quoted values are a few bytes: a loop costs less than a call to memchr.
+        const char q = *p++;
+        while (p < end && *p != q) ++p;
+        if (p == end) return false;
+        ++p;
       } else {
-        std::size_t v = k;
-        while (k < s.size() && !is(kValueEnd)) ++k;
-        if (k == v) return false;
+        const char* v = p;
+        while (p < end && !is(*p, kValueEnd)) ++p;
+        if (p == v) return false;
       }
     }
   }
@@ -190,7 +191,9 @@ enum class Line { Text, TableStart, Row, Caption, Cell, Header, TableEnd };
 
 class Scanner {
 public:
-  Scanner(const Tree& tree, const Flat& flat) : tree_(tree), f_(flat.chars), flat_(flat) {}
+  /// `links`: the `[[…]]` the preprocess run took whole as text (PlainRuns::links).
+  Scanner(const Tree& tree, const Flat& flat, const std::vector<support::Span>& links)
+      : tree_(tree), f_(flat.chars), flat_(flat), links_taken_(links) {}
   std::vector<std::uint32_t> breaks;  // flat positions that must start a line
 
   void run() {
@@ -213,44 +216,69 @@ public:
       else
         i = scan_folded<'{', '!', '=', '*', '#'>(f_.data(), from, to);
       if (i >= n) break;
-      char c = f_[i];
-      // A literal \x01 in the page is text: only flat positions made for a node count.
-      if (c == kPlaceholder && flat_.node_at(i) != kNoNode) {
-        on_node(i);
+      // f_[n] is the string's '\0': the byte after a stop is read without a bound check.
+      const char c = f_[i], d = f_[i + 1];
+      if (links_ > 0) {
+        // The scan stopped at a bracket, and only a pair of them counts.
+        if (c == d) {
+          links_ += c == '[' ? 1 : -1;
+          i += 2;
+        } else {
+          ++i;
+        }
+        continue;
+      }
+      // Each stop is decided by its own byte first; a placeholder, a '[' and a byte that
+      // only folds onto a stop end as text in every case below that does not match.
+      if (c == kPlaceholder) {
+        // A literal \x01 in the page is text: only flat positions made for a node count.
+        if (flat_.node_at(i) != kNoNode) on_node(i);
         ++i;
         continue;
       }
-      if (c == '[' && at(i + 1) == '[') {
-        ++links_;
-        i += 2;
+      if (c == '[') {
+        if (d == '[') {
+          i = link(i);
+        } else {
+          ++i;
+        }
         continue;
       }
-      if (c == ']' && at(i + 1) == ']' && links_ > 0) {
-        --links_;
-        i += 2;
-        continue;
-      }
-      if (links_ == 0 && depth_ > 0 && inline_separator(i)) {
+      if (depth_ > 0 && d == c &&
+          (c == '|' ? line_ == Line::Cell || line_ == Line::Header : c == '!' && line_ == Line::Header)) {
         // `||` (and `!!` in a header line) separates cells anywhere on a cell line.
         new_cell(i + 2, line_);
         i += 2;
         continue;
       }
-      if (links_ > 0 || !(i == 0 || is_space(f_[i - 1]) || f_[i - 1] == '\n')) {
+      if (i > 0 && !is_space(f_[i - 1]) && f_[i - 1] != '\n') {
         ++i;
         continue;
       }
-      i = at_boundary(i);
+      i = at_boundary(i, c, d);
     }
   }
 
 private:
-  char at(std::size_t k) const { return k < f_.size() ? f_[k] : '\0'; }
-  bool inline_separator(std::size_t i) const {
-    char c = f_[i];
-    if (at(i + 1) != c) return false;
-    return (c == '|' && (line_ == Line::Cell || line_ == Line::Header)) || (c == '!' && line_ == Line::Header);
+  // A `[[` with nothing open. A link the preprocess run took whole as text holds no other
+  // `[[` and ends at its first `]]`, so the scan in link state would only count it open
+  // and closed again: it is stepped over (the page's links are a third of its stops).
+  std::size_t link(std::size_t i) {
+    const auto& links = links_taken_;
+    if (next_link_ < links.size()) {
+      const std::uint32_t source = flat_.from(i);
+      while (next_link_ < links.size() && links[next_link_].begin < source) ++next_link_;
+      // Such a link is text inside one top-level text run, where flat and source
+      // offsets advance together.
+      if (next_link_ < links.size() && links[next_link_].begin == source) {
+        const support::Span& taken = links[next_link_++];
+        return i + (taken.end - taken.begin);
+      }
+    }
+    ++links_;
+    return i + 2;
   }
+  char at(std::size_t k) const { return k < f_.size() ? f_[k] : '\0'; }
   void line_break(std::size_t k) {
     if (k > 0 && f_[k - 1] != '\n') breaks.push_back(static_cast<std::uint32_t>(k));
   }
@@ -273,8 +301,8 @@ private:
     }
   }
 
-  std::size_t at_boundary(std::size_t i) {
-    char c = f_[i], d = at(i + 1);
+  // A stop after a blank (or at the start): c and d are its byte and the one after it.
+  std::size_t at_boundary(std::size_t i, char c, char d) {
     if (c == '{' && d == '|') {
       line_break(i);
       ++depth_;
@@ -316,7 +344,7 @@ private:
       if (c == '|') {
         bool in_cell = line_ == Line::Cell || line_ == Line::Header || line_ == Line::Caption;
         if (in_cell && !cell_attributes_seen_ &&
-            looks_like_attributes(std::string_view(f_).substr(cell_start_, i - cell_start_))) {
+            looks_like_attributes(f_.data() + cell_start_, f_.data() + i)) {
           cell_attributes_seen_ = true;
           return i + 1;
         }
@@ -377,6 +405,8 @@ private:
   const Tree& tree_;
   const std::string& f_;
   const Flat& flat_;
+  const std::vector<support::Span>& links_taken_;
+  std::size_t next_link_ = 0;  // the first of links_taken_ not yet behind the scan
   int depth_ = 0;
   int links_ = 0;
   Line line_ = Line::Text;
@@ -407,7 +437,7 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   flat.hint_ = 0;
   flat.chars.reserve(text.size());
   flatten(tree, tree.root, flat);
-  Scanner scanner(tree, flat);
+  Scanner scanner(tree, flat, result.plain_runs.links);
   scanner.run();
   // The scanner finds its breaks in order but for a few a heading or table end adds
   // ahead of its position; sorting what is already sorted cost more than the check.

@@ -341,6 +341,40 @@ TEST_CASE("line restoration finds a table's markers at every offset of its sixte
     }
 }
 
+TEST_CASE("a cell's attributes are told from its text up to the '|' after them") {
+  // The attribute test walks the cell's text up to the '|' it stopped at, which ends its
+  // loops: a quote or value left open there, a valueless name or an empty value make the
+  // '|' a new cell; a closed name=value pair makes it the attribute separator.
+  auto restored = [](std::string original) {
+    std::string collapsed = original;
+    for (char& c : collapsed)
+      if (c == '\n') c = ' ';
+    return restore_lines(collapsed, RestoreMode::Always).text;
+  };
+  for (std::string original : {"{|\n| class=\"x\" | y\n|}", "{|\n| class=x | y\n|}", "{|\n| a=\"\" b | y\n|}",
+                               "{|\n| class=\"x\n| y\n|}", "{|\n| a b\n| y\n|}",
+                               "{|\n| a=\n| y\n|}", "{|\n| a='x\n| y\n|}", "{|\n| a\t=\t'x'\t| y\n|}"}) {
+    CAPTURE(original);
+    CHECK(restored(original) == original);
+  }
+}
+
+TEST_CASE("line restoration steps over the links the preprocessor took whole") {
+  // A `[[…]]` taken whole as text holds no line start ('|' and '!' in it are link syntax):
+  // the scanner jumps from its `[[` to its end. Links not taken whole (a template or an
+  // inner link in them, left open) are counted bracket by bracket as before.
+  const std::string table =
+      "{| class=\"t\"\n|-\n| [[a|b]] || [[File:c.png|x25px|left]] [[d]]]\n| x [[e|f [[g]] h]] y [[i|{{t}}]]\n"
+      "| z [[ [[j|k]] ]] w\n|-\n! [[l|!]] !! m\n|}";
+  for (std::string original : {table, "[[n|o]]\n" + table + "\n[[p|q]]", "Text [[r]]\n" + table + "\n[[s]]]"}) {
+    std::string collapsed = original;
+    for (char& c : collapsed)
+      if (c == '\n') c = ' ';
+    CAPTURE(original);
+    CHECK(restore_lines(collapsed, RestoreMode::Always).text == original);
+  }
+}
+
 TEST_CASE("a page found collapsed is restored alike from the newlines its detection noted") {
   // In Auto mode the newlines the detection found are merged with the restored ones, in
   // Always mode the text is searched for them: the same newlines, text and counts.

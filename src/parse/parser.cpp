@@ -1442,7 +1442,9 @@ private:
       return;
     }
     // Cells: make sure a row is open (doTableStuff adds the missing <tr>).
-    std::size_t row = innermost(NodeKind::TableRow, table);
+    // A row opens only right above its table (after pop_above(table)), and `table` is
+    // the innermost: the open row, if any, is the entry above it, without a walk.
+    std::size_t row = table + 1 < stack_.size() && stack_[table + 1].kind == NodeKind::TableRow ? table + 1 : 0;
     if (row == 0 || stack_[table].row_pending) {
       pop_above(table, ts);
       Open pending = stack_[table];

@@ -471,9 +471,11 @@ struct Token {
 static_assert(std::size(kTags) <= 256 && sizeof(Token) == 32);
 
 // The tokens of one segment. The lexer writes each token (about 6 K per seed page) in
-// place: slot() gives the next entry, cleared, and keep() adds it to the list. Built on
-// the stack and copied in, a token cost two more loads and stores and the spills around
-// them; only the growth is out of line.
+// place: slot() gives the next entry, and keep() adds it to the list. Built on the stack
+// and copied in, a token cost two more loads and stores and the spills around them; only
+// the growth is out of line. The entry is not cleared: it may hold an earlier token, and
+// the lexer sets every field that is read for the kind it writes (the quote ops only a
+// Quote's, tb…ie only a tag's or a link's), which spares a 32-byte store per token.
 class TokenList {
 public:
   void clear() { size_ = 0; }
@@ -483,9 +485,7 @@ public:
   const Token* end() const { return store_.data() + size_; }
   __attribute__((always_inline)) Token& slot() {
     if (size_ == capacity_) [[unlikely]] grow();
-    Token& t = store_.data()[size_];
-    t = Token{};
-    return t;
+    return store_.data()[size_];
   }
   void keep() { ++size_; }
   void swap(TokenList& other) noexcept {
@@ -1269,10 +1269,21 @@ private:
       Attribute a;
       a.name = std::string_view(text_.data() + nb, i - nb);
       std::uint32_t j = i;
-      while (j < e && has_class(text_[j], kGapByte)) ++j;
-      if (j < e && text_[j] == '=') {
+      bool has_value;
+      if (j + 1 < e && text_[j] == '=' && text_[j + 1] == '"') {
+        // `name="value"`, as nearly every attribute of a page is written: its quote is
+        // reached without the two gap loops around the `=`.
+        has_value = true;
         ++j;
+      } else {
         while (j < e && has_class(text_[j], kGapByte)) ++j;
+        has_value = j < e && text_[j] == '=';
+        if (has_value) {
+          ++j;
+          while (j < e && has_class(text_[j], kGapByte)) ++j;
+        }
+      }
+      if (has_value) {
         a.has_value = true;
         if (j < e && (text_[j] == '"' || text_[j] == '\'')) {
           char q = text_[j];
@@ -1431,7 +1442,9 @@ private:
       return;
     }
     // Cells: make sure a row is open (doTableStuff adds the missing <tr>).
-    std::size_t row = innermost(NodeKind::TableRow, table);
+    // A row opens only right above its table (after pop_above(table)), and `table` is
+    // the innermost: the open row, if any, is the entry above it, without a walk.
+    std::size_t row = table + 1 < stack_.size() && stack_[table + 1].kind == NodeKind::TableRow ? table + 1 : 0;
     if (row == 0 || stack_[table].row_pending) {
       pop_above(table, ts);
       Open pending = stack_[table];
@@ -1673,6 +1686,7 @@ private:
           quote_scratch_.push_back(out.size());
           Token& t = out.slot();
           t.kind = Tok::Quote;
+          std::fill(std::begin(t.ops), std::end(t.ops), kNone);  // plan_quotes sets the few it needs
           t.b = i;
           t.e = j;
           out.keep();

@@ -90,6 +90,10 @@ __attribute__((noinline)) void Document::grow_attributes() {
   attributes_.reserve(attributes_.capacity() * 2 + 16);
 }
 
+__attribute__((noinline)) void Document::grow_nodes() {
+  nodes_.reserve(nodes_.capacity() * 2 + 16);
+}
+
 std::uint16_t Document::add_source(std::string text) {
   return add_source_view(keep(std::move(text)));
 }

@@ -151,11 +151,16 @@ private:
   mutable std::unique_ptr<support::LineIndex> lines_;
 
   void grow_attributes();
+  void grow_nodes();
 };
 
 inline NodeId Document::add_node(NodeKind kind, std::uint16_t source, support::Span span,
                                  NodeId parent) {
   auto id = static_cast<NodeId>(nodes_.size());
+  // As in add_attribute: the growth out of line, and emplace_back told there is room.
+  // The parser reserves for a page's nodes, so the growth is rare.
+  if (nodes_.size() == nodes_.capacity()) [[unlikely]] grow_nodes();
+  if (nodes_.size() == nodes_.capacity()) __builtin_unreachable();
   Node& n = nodes_.emplace_back();
   n.kind = kind;
   n.source = source;

@@ -150,16 +150,14 @@ WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::st
   }
   if (n == 0) return true;
   // The first, middle and last byte cover every length from 1 to 3 (as put_text copies
-  // them), checked as one word padded with spaces.
-  char first = p[0], middle = p[n / 2], last = p[n - 1];
-  for (char* to : {to0, to1, to2}) {
-    to[0] = first;
-    to[n / 2] = middle;
-    to[n - 1] = last;
-  }
-  std::int32_t word = static_cast<unsigned char>(first) | static_cast<unsigned char>(middle) << 8 |
-                      static_cast<unsigned char>(last) << 16 | 0x20 << 24;
-  return all_ordinary(_mm_set_epi32(spaces, spaces, spaces, word));
+  // them): put in their places in one word, stored whole (what lies past the text in it
+  // is room that the printers write over next, as after every padded copy) and checked
+  // padded with spaces. One store a file, and few enough registers that text_event
+  // saves none.
+  auto byte = [&](std::size_t at) { return std::uint32_t{static_cast<unsigned char>(p[at])}; };
+  std::uint32_t word = byte(0) | byte(n / 2) << (8 * (n / 2)) | byte(n - 1) << (8 * (n - 1));
+  copy(0, word);
+  return all_ordinary(_mm_set_epi32(spaces, spaces, spaces, static_cast<std::int32_t>(word | 0x20202020u << (8 * n))));
 #else
   bool special = false;
   for (std::size_t i = 0; i < n; ++i) {
@@ -1147,8 +1145,11 @@ struct RulesWriter::Printers {
   void item(std::string_view text) { text_event<in_record, false>(nullptr, text); }
   /// A string field (`key`, a `field`) or item: the three files' names and
   /// punctuation before it, then the text copied to all three while checking that no
-  /// format changes it, then what follows it (or the text escaped, where a format
-  /// changes it).
+  /// format changes it, then what follows it; where a format changes it, text_changed
+  /// writes the rest. Most texts are copied as they are: that path calls nothing, so it
+  /// needs no registers saved around it (a dozen pushes and pops a field), and the
+  /// cursors go to the sinks before the call, which then takes few enough arguments to
+  /// be a jump.
   template <bool in_record, bool field>
   void text_event(const Key* key, std::string_view text) {
     char *y, *x, *j;
@@ -1161,20 +1162,41 @@ struct RulesWriter::Printers {
       x = xml.text_head<field>(key, text.size());
       j = json.text_head<field>(key, text.size());
     }
-    bool verbatim = copy_if_verbatim(y, x, j, text);
+    if (!copy_if_verbatim(y, x, j, text)) [[unlikely]] {
+      yaml.out.commit(y);
+      xml.out.commit(x);
+      json.out.commit(j);
+      return text_changed<in_record, field>(key, text);
+    }
+    if constexpr (in_record) {
+      yaml.record_text_end<field>(y, text, true);
+      xml.record_text_end<field>(x, key, text, true);
+      json.record_text_end(j, text, true);
+    } else {
+      yaml.text_end(y, text, true);
+      xml.text_end<field>(x, key, text, true);
+      json.text_end(j, text, true);
+    }
+  }
+  /// The rest of text_event for a text some format changes, each sink's cursor after
+  /// what text_event wrote before the text (its copy of the text lies there).
+  template <bool in_record, bool field>
+  [[gnu::noinline]] void text_changed(const Key* key, std::string_view text) {
+    char* y = yaml.out.template reserve_more<false>(0);
+    char* x = xml.out.template reserve_more<false>(0);
+    char* j = json.out.template reserve_more<false>(0);
     // Most texts some format changes are conditions with " & " in them, which only XML
     // escapes: where JSON and YAML change no byte (none below 0x20 or above 0x7f, no
     // quote or backslash: what yaml_string stops at, a superset of json_string's),
     // their copies stand.
-    bool quoted_verbatim =
-        verbatim || support::scan_special<true, '"', '\\'>(text.data(), 0, text.size()) == text.size();
+    bool quoted_verbatim = support::scan_special<true, '"', '\\'>(text.data(), 0, text.size()) == text.size();
     if constexpr (in_record) {
       yaml.record_text_end<field>(y, text, quoted_verbatim);
-      xml.record_text_end<field>(x, key, text, verbatim);
+      xml.record_text_end<field>(x, key, text, false);
       json.record_text_end(j, text, quoted_verbatim);
     } else {
       yaml.text_end(y, text, quoted_verbatim);
-      xml.text_end<field>(x, key, text, verbatim);
+      xml.text_end<field>(x, key, text, false);
       json.text_end(j, text, quoted_verbatim);
     }
   }

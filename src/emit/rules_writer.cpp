@@ -759,7 +759,16 @@ void record(Out& out, Write write) {
 struct Number {
   char buf[64];  // at least plain_room
   std::size_t size = 0;
-  explicit Number(std::uint64_t v) { size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf; }
+  explicit Number(std::uint64_t v) {
+    // Most of a record's numbers are one digit (its revision, its column, a non-rule's
+    // scoring cells): to_chars counted the digits and called its own printer for them.
+    if (v < 10) {
+      buf[0] = static_cast<char>('0' + v);
+      size = 1;
+      return;
+    }
+    size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf;
+  }
   explicit Number(std::int64_t v) { size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf; }
   explicit Number(double v) {
     if (!std::isfinite(v)) {

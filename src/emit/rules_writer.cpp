@@ -831,16 +831,19 @@ template <class Out>
 }
 
 template <class Out>
-void variants(Out& out, const Key& key, const extract::Variants& v) {
-  if (v.uniform) {
-    out.string(key, v.text);
-    return;
-  }
+[[gnu::noinline]] void edition_texts(Out& out, const Key& key, const extract::Variants& v) {
   out.begin_object(key);
   out.string("C1"_key, v.c1);
   out.string("C2"_key, v.c2);
   out.string("WE"_key, v.we);
   out.end_object();
+}
+
+// Most texts are the same in every edition: one string field, written where it is.
+template <class Out>
+[[gnu::always_inline]] inline void variants(Out& out, const Key& key, const extract::Variants& v) {
+  if (v.uniform) return out.string(key, v.text);
+  edition_texts(out, key, v);
 }
 
 // Texts each under a condition relative to the rule: its notes, its text's parts.

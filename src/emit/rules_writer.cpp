@@ -872,16 +872,15 @@ void parts(Out& out, const Key& key, const std::vector<extract::TextPart>& list)
   if (!list.empty()) conditioned_texts(out, key, "part"_key, list);
 }
 
-/// A points operator's name: extract's names, looked up once (each to_string was a call
-/// and a strlen, for every entry).
-std::string_view op_name(extract::PointsOp op) {
-  using extract::PointsOp;
-  static const std::array<std::string_view, 4> names = {
-      extract::to_string(PointsOp::add), extract::to_string(PointsOp::multiply),
-      extract::to_string(PointsOp::fraction), extract::to_string(PointsOp::fixed)};
-  static_assert(static_cast<std::size_t>(PointsOp::fixed) == 3, "one name for each operator, in order");
-  return names[static_cast<std::size_t>(op)];
-}
+/// The points operators' names: extract's, looked up once at start-up (each to_string
+/// was a call and a strlen, for every entry; a function's own static, a guard and a
+/// call). to_string returns literals, so it is safe to call during initialisation.
+const std::array<std::string_view, 4> op_names = {
+    extract::to_string(extract::PointsOp::add), extract::to_string(extract::PointsOp::multiply),
+    extract::to_string(extract::PointsOp::fraction), extract::to_string(extract::PointsOp::fixed)};
+static_assert(static_cast<std::size_t>(extract::PointsOp::fixed) == 3, "one name for each operator, in order");
+
+std::string_view op_name(extract::PointsOp op) { return op_names[static_cast<std::size_t>(op)]; }
 
 template <class Out>
 void points(Out& out, const extract::Rule& r) {

@@ -22,6 +22,7 @@
 #include <ostream>
 #include <sstream>
 #include <string_view>
+#include <type_traits>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -818,12 +819,21 @@ void boolean_field(Out& out, const Key& key, bool v) {
   out.plain(key, v ? std::string_view(true_text, 4) : std::string_view(false_text, 5));
 }
 
-template <class Out>
-[[gnu::noinline]] void string_items(Out& out, const Key& key, const Key& singular,
-                                    const std::vector<std::string>& items) {
-  out.begin_list(key, singular, ListStyle::scalars);
-  for (const auto& s : items) out.item(s);
-  out.end_list();
+template <class Out, class Write>
+[[gnu::noinline]] void out_of_line(Out& out, Write write) {
+  write(out);
+}
+
+/// `write(out)`, called for the printers (the less common case of a field, kept out
+/// of line so that the common one saves no registers) and inline for Measure (which
+/// needs none).
+template <class Out, class Write>
+[[gnu::always_inline]] inline void apart(Out& out, Write write) {
+  if constexpr (std::is_same_v<Out, Measure>) {
+    write(out);
+  } else {
+    out_of_line(out, write);
+  }
 }
 
 // Most of a rule's string lists are empty: that case is written where the list is,
@@ -832,23 +842,24 @@ template <class Out>
 [[gnu::always_inline]] inline void string_list(Out& out, const Key& key, const Key& singular,
                                                const std::vector<std::string>& items) {
   if (items.empty()) return out.empty_list(key);
-  string_items(out, key, singular, items);
-}
-
-template <class Out>
-[[gnu::noinline]] void edition_texts(Out& out, const Key& key, const extract::Variants& v) {
-  out.begin_object(key);
-  out.string("C1"_key, v.c1);
-  out.string("C2"_key, v.c2);
-  out.string("WE"_key, v.we);
-  out.end_object();
+  apart(out, [&](auto& o) {
+    o.begin_list(key, singular, ListStyle::scalars);
+    for (const auto& s : items) o.item(s);
+    o.end_list();
+  });
 }
 
 // Most texts are the same in every edition: one string field, written where it is.
 template <class Out>
 [[gnu::always_inline]] inline void variants(Out& out, const Key& key, const extract::Variants& v) {
   if (v.uniform) return out.string(key, v.text);
-  edition_texts(out, key, v);
+  apart(out, [&](auto& o) {
+    o.begin_object(key);
+    o.string("C1"_key, v.c1);
+    o.string("C2"_key, v.c2);
+    o.string("WE"_key, v.we);
+    o.end_object();
+  });
 }
 
 // Texts each under a condition relative to the rule: its notes, its text's parts.

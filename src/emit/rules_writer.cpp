@@ -22,6 +22,7 @@
 #include <ostream>
 #include <sstream>
 #include <string_view>
+#include <type_traits>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -150,16 +151,14 @@ WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::st
   }
   if (n == 0) return true;
   // The first, middle and last byte cover every length from 1 to 3 (as put_text copies
-  // them), checked as one word padded with spaces.
-  char first = p[0], middle = p[n / 2], last = p[n - 1];
-  for (char* to : {to0, to1, to2}) {
-    to[0] = first;
-    to[n / 2] = middle;
-    to[n - 1] = last;
-  }
-  std::int32_t word = static_cast<unsigned char>(first) | static_cast<unsigned char>(middle) << 8 |
-                      static_cast<unsigned char>(last) << 16 | 0x20 << 24;
-  return all_ordinary(_mm_set_epi32(spaces, spaces, spaces, word));
+  // them): put in their places in one word, stored whole (what lies past the text in it
+  // is room that the printers write over next, as after every padded copy) and checked
+  // padded with spaces. One store a file, and few enough registers that text_event
+  // saves none.
+  auto byte = [&](std::size_t at) { return std::uint32_t{static_cast<unsigned char>(p[at])}; };
+  std::uint32_t word = byte(0) | byte(n / 2) << (8 * (n / 2)) | byte(n - 1) << (8 * (n - 1));
+  copy(0, word);
+  return all_ordinary(_mm_set_epi32(spaces, spaces, spaces, static_cast<std::int32_t>(word | 0x20202020u << (8 * n))));
 #else
   bool special = false;
   for (std::size_t i = 0; i < n; ++i) {
@@ -793,8 +792,22 @@ void number_field(Out& out, const Key& key, T v) {
   out.plain(key, Number(v).text());
 }
 
+// "0" to "9", each padded to plain_room.
+struct OneDigit {
+  char text[10][plain_room] = {};
+  consteval OneDigit() {
+    for (int d = 0; d < 10; ++d) text[d][0] = static_cast<char>('0' + d);
+  }
+};
+inline constexpr OneDigit one_digit{};
+
+// Three quarters of a record's numbers are one digit (its revision, its column, a
+// non-rule's scoring cells): those are written where they are, from a table, without
+// the call that prints the others (to_chars counted the digits and called its own
+// printer for them).
 template <class Out>
-void unsigned_field(Out& out, const Key& key, std::uint64_t v) {
+[[gnu::always_inline]] inline void unsigned_field(Out& out, const Key& key, std::uint64_t v) {
+  if (v < 10) return out.plain(key, std::string_view(one_digit.text[v], 1));
   number_field(out, key, v);
 }
 
@@ -806,26 +819,47 @@ void boolean_field(Out& out, const Key& key, bool v) {
   out.plain(key, v ? std::string_view(true_text, 4) : std::string_view(false_text, 5));
 }
 
-template <class Out>
-void string_list(Out& out, const Key& key, const Key& singular,
-                 const std::vector<std::string>& items) {
-  if (items.empty()) return out.empty_list(key);
-  out.begin_list(key, singular, ListStyle::scalars);
-  for (const auto& s : items) out.item(s);
-  out.end_list();
+template <class Out, class Write>
+[[gnu::noinline]] void out_of_line(Out& out, Write write) {
+  write(out);
 }
 
-template <class Out>
-void variants(Out& out, const Key& key, const extract::Variants& v) {
-  if (v.uniform) {
-    out.string(key, v.text);
-    return;
+/// `write(out)`, called for the printers (the less common case of a field, kept out
+/// of line so that the common one saves no registers) and inline for Measure (which
+/// needs none).
+template <class Out, class Write>
+[[gnu::always_inline]] inline void apart(Out& out, Write write) {
+  if constexpr (std::is_same_v<Out, Measure>) {
+    write(out);
+  } else {
+    out_of_line(out, write);
   }
-  out.begin_object(key);
-  out.string("C1"_key, v.c1);
-  out.string("C2"_key, v.c2);
-  out.string("WE"_key, v.we);
-  out.end_object();
+}
+
+// Most of a rule's string lists are empty: that case is written where the list is,
+// without the call to the items' loop and the registers it saves.
+template <class Out>
+[[gnu::always_inline]] inline void string_list(Out& out, const Key& key, const Key& singular,
+                                               const std::vector<std::string>& items) {
+  if (items.empty()) return out.empty_list(key);
+  apart(out, [&](auto& o) {
+    o.begin_list(key, singular, ListStyle::scalars);
+    for (const auto& s : items) o.item(s);
+    o.end_list();
+  });
+}
+
+// Most texts are the same in every edition: one string field, written where it is.
+template <class Out>
+[[gnu::always_inline]] inline void variants(Out& out, const Key& key, const extract::Variants& v) {
+  if (v.uniform) return out.string(key, v.text);
+  apart(out, [&](auto& o) {
+    o.begin_object(key);
+    o.string("C1"_key, v.c1);
+    o.string("C2"_key, v.c2);
+    o.string("WE"_key, v.we);
+    o.end_object();
+  });
 }
 
 // Texts each under a condition relative to the rule: its notes, its text's parts.
@@ -849,16 +883,15 @@ void parts(Out& out, const Key& key, const std::vector<extract::TextPart>& list)
   if (!list.empty()) conditioned_texts(out, key, "part"_key, list);
 }
 
-/// A points operator's name: extract's names, looked up once (each to_string was a call
-/// and a strlen, for every entry).
-std::string_view op_name(extract::PointsOp op) {
-  using extract::PointsOp;
-  static const std::array<std::string_view, 4> names = {
-      extract::to_string(PointsOp::add), extract::to_string(PointsOp::multiply),
-      extract::to_string(PointsOp::fraction), extract::to_string(PointsOp::fixed)};
-  static_assert(static_cast<std::size_t>(PointsOp::fixed) == 3, "one name for each operator, in order");
-  return names[static_cast<std::size_t>(op)];
-}
+/// The points operators' names: extract's, looked up once at start-up (each to_string
+/// was a call and a strlen, for every entry; a function's own static, a guard and a
+/// call). to_string returns literals, so it is safe to call during initialisation.
+const std::array<std::string_view, 4> op_names = {
+    extract::to_string(extract::PointsOp::add), extract::to_string(extract::PointsOp::multiply),
+    extract::to_string(extract::PointsOp::fraction), extract::to_string(extract::PointsOp::fixed)};
+static_assert(static_cast<std::size_t>(extract::PointsOp::fixed) == 3, "one name for each operator, in order");
+
+std::string_view op_name(extract::PointsOp op) { return op_names[static_cast<std::size_t>(op)]; }
 
 template <class Out>
 void points(Out& out, const extract::Rule& r) {
@@ -1147,8 +1180,11 @@ struct RulesWriter::Printers {
   void item(std::string_view text) { text_event<in_record, false>(nullptr, text); }
   /// A string field (`key`, a `field`) or item: the three files' names and
   /// punctuation before it, then the text copied to all three while checking that no
-  /// format changes it, then what follows it (or the text escaped, where a format
-  /// changes it).
+  /// format changes it, then what follows it; where a format changes it, text_changed
+  /// writes the rest. Most texts are copied as they are: that path calls nothing, so it
+  /// needs no registers saved around it (a dozen pushes and pops a field), and the
+  /// cursors go to the sinks before the call, which then takes few enough arguments to
+  /// be a jump.
   template <bool in_record, bool field>
   void text_event(const Key* key, std::string_view text) {
     char *y, *x, *j;
@@ -1161,20 +1197,41 @@ struct RulesWriter::Printers {
       x = xml.text_head<field>(key, text.size());
       j = json.text_head<field>(key, text.size());
     }
-    bool verbatim = copy_if_verbatim(y, x, j, text);
+    if (!copy_if_verbatim(y, x, j, text)) [[unlikely]] {
+      yaml.out.commit(y);
+      xml.out.commit(x);
+      json.out.commit(j);
+      return text_changed<in_record, field>(key, text);
+    }
+    if constexpr (in_record) {
+      yaml.record_text_end<field>(y, text, true);
+      xml.record_text_end<field>(x, key, text, true);
+      json.record_text_end(j, text, true);
+    } else {
+      yaml.text_end(y, text, true);
+      xml.text_end<field>(x, key, text, true);
+      json.text_end(j, text, true);
+    }
+  }
+  /// The rest of text_event for a text some format changes, each sink's cursor after
+  /// what text_event wrote before the text (its copy of the text lies there).
+  template <bool in_record, bool field>
+  [[gnu::noinline]] void text_changed(const Key* key, std::string_view text) {
+    char* y = yaml.out.template reserve_more<false>(0);
+    char* x = xml.out.template reserve_more<false>(0);
+    char* j = json.out.template reserve_more<false>(0);
     // Most texts some format changes are conditions with " & " in them, which only XML
     // escapes: where JSON and YAML change no byte (none below 0x20 or above 0x7f, no
     // quote or backslash: what yaml_string stops at, a superset of json_string's),
     // their copies stand.
-    bool quoted_verbatim =
-        verbatim || support::scan_special<true, '"', '\\'>(text.data(), 0, text.size()) == text.size();
+    bool quoted_verbatim = support::scan_special<true, '"', '\\'>(text.data(), 0, text.size()) == text.size();
     if constexpr (in_record) {
       yaml.record_text_end<field>(y, text, quoted_verbatim);
-      xml.record_text_end<field>(x, key, text, verbatim);
+      xml.record_text_end<field>(x, key, text, false);
       json.record_text_end(j, text, quoted_verbatim);
     } else {
       yaml.text_end(y, text, quoted_verbatim);
-      xml.text_end<field>(x, key, text, verbatim);
+      xml.text_end<field>(x, key, text, false);
       json.text_end(j, text, quoted_verbatim);
     }
   }

@@ -190,6 +190,12 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+/// doc.text(n) without substr's range check: a node's span lies in its source. GCC kept
+/// Document::text out of line, a call for each Text node the walks look into.
+[[gnu::always_inline]] inline std::string_view bytes_of(const Document& doc, const Node& n) {
+  return {doc.source(n.source).data() + n.span.begin, n.span.size()};
+}
+
 /// name == tag for short tag names, byte by byte and inline (a call, to memcmp or to this,
 /// costs more than the comparison for two or three bytes).
 template <std::size_t N>
@@ -1278,7 +1284,7 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
     const Node& x = doc_.node(n);
     bool descend = true;
     bool done = false;
-    if (x.kind == NodeKind::Text) done = feed(doc_.text(x));
+    if (x.kind == NodeKind::Text) done = feed(bytes_of(doc_, x));
     else if (x.kind == NodeKind::Entity) done = feed(parse::decode_entity(doc_.text(x)));
     else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) descend = false;
     if (done) return out;
@@ -1326,7 +1332,7 @@ int PageExtractor::find_first_byte(NodeId id) const {
     const Node& x = doc_.node(n);
     bool descend = true;
     if (x.kind == NodeKind::Text) {
-      for (char ch : doc_.text(x)) {
+      for (char ch : bytes_of(doc_, x)) {
         if (is_space(ch)) continue;
         auto b = static_cast<unsigned char>(ch);
         if (b == 0xE2 || b == 0x86 || b == 0x92) return exact();
@@ -1358,7 +1364,7 @@ bool PageExtractor::may_start_with(NodeId id, const std::vector<std::string>& st
     const Node& x = doc_.node(n);
     bool descend = true;
     if (x.kind == NodeKind::Text) {
-      std::string_view text = doc_.text(x);
+      std::string_view text = bytes_of(doc_, x);
       std::size_t b = 0;
       while (b < text.size() && is_space(text[b])) ++b;
       if (b < text.size()) {
@@ -1625,7 +1631,7 @@ bool PageExtractor::textless(NodeId id, NodeId& image, int depth) const {
       case NodeKind::Comment:
         break;
       case NodeKind::Text:
-        if (doc_.text(n).find_first_not_of(" \t\n") != std::string_view::npos) return false;
+        if (bytes_of(doc_, n).find_first_not_of(" \t\n") != std::string_view::npos) return false;
         break;
       case NodeKind::Element:
       case NodeKind::Paragraph:
@@ -1657,7 +1663,7 @@ bool PageExtractor::sub_rules_row(NodeId row) {
     const Node& dn = doc_.node(d);
     if (dn.kind == NodeKind::HorizontalRule || (dn.kind == NodeKind::Element && is_name(dn.name, "hr"))) rule = true;
     else if (dn.kind == NodeKind::Table) table = rule;
-    else if (dn.kind == NodeKind::Text && doc_.text(dn).find_first_not_of(" \t\n") == std::string_view::npos) continue;
+    else if (dn.kind == NodeKind::Text && bytes_of(doc_, dn).find_first_not_of(" \t\n") == std::string_view::npos) continue;
     else if (dn.kind != NodeKind::Comment) return false;
   }
   if (!table) return false;
@@ -1940,7 +1946,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
           shown = shown_in(c);
           shown_known = true;
         }
-        out.runs.emplace_back(doc_.text(kn), c, shown);
+        out.runs.emplace_back(bytes_of(doc_, kn), c, shown);
         continue;
       }
       collect(k, c, out, skip_lists, depth + 1);
@@ -1948,7 +1954,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   };
   switch (n.kind) {
     case NodeKind::Text:
-      out.runs.emplace_back(doc_.text(n), cond, shown_in(cond));
+      out.runs.emplace_back(bytes_of(doc_, n), cond, shown_in(cond));
       return;
     case NodeKind::Entity:
       out.add_owned(parse::decode_entity(doc_.text(n)), cond, shown_in(cond));

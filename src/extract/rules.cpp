@@ -234,6 +234,32 @@ public:
     size_ += n;
   }
   void append(std::string_view s) { append(s.data(), s.size()); }
+  /// Appends `s` into the room start() made, a short piece without a call: points_of
+  /// gathers a rules text from runs of a few bytes each (between links, bold and
+  /// spans), and memcpy's call cost more than such a copy.
+  void put(std::string_view s) {
+    char* out = data_.get() + size_;
+    const char* p = s.data();
+    const std::size_t n = s.size();
+    size_ += n;
+    if (n > 16) {
+      std::memcpy(out, p, n);
+    } else if (n >= 8) {  // two overlapping words: the first and the last eight bytes
+      std::uint64_t head, tail;
+      std::memcpy(&head, p, 8);
+      std::memcpy(&tail, p + n - 8, 8);
+      std::memcpy(out, &head, 8);
+      std::memcpy(out + n - 8, &tail, 8);
+    } else if (n >= 4) {
+      std::uint32_t head, tail;
+      std::memcpy(&head, p, 4);
+      std::memcpy(&tail, p + n - 4, 4);
+      std::memcpy(out, &head, 4);
+      std::memcpy(out + n - 4, &tail, 4);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) out[i] = p[i];
+    }
+  }
   std::string_view view() const { return {data_.get(), size_}; }
 
 private:
@@ -928,7 +954,7 @@ private:
   std::vector<std::pair<std::string_view, std::size_t*>> use_counts_;
   std::vector<std::int8_t> projection_above_;  ///< projection_on_path() by NodeId: -1 unknown
   std::vector<NodeId> projection_chain_;
-  std::string points_text_;
+  TextBuffer points_text_;  ///< points_of's reading of one edition
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
   mutable std::array<TextBuffer, 3> variant_buffers_;  ///< variants()' readings by edition
   /// The page's texts, each once (a node per text in a map would cost the allocation
@@ -2296,10 +2322,13 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
   // One reading of one edition: the runs every reader sees (unconditioned parts and
   // blanks) and, unless `reading` is `everywhere`, those of that one conditioned part.
   // `at` holds where each run starts in it: (begin in text, run index).
-  std::string& text = points_text_;
+  TextBuffer& buffer = points_text_;
+  std::string_view text;
+  std::size_t room = 0;  // every reading fits in the bytes of all runs
+  for (const Run& r : runs) room += r.text.size();
   auto& at = points_at_;
   auto gather = [&](select::Edition e, std::size_t reading) {
-    text.clear();
+    buffer.start(room);
     at.clear();
     const unsigned bit = edition_bit(e);
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -2308,9 +2337,10 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
         std::size_t part = layout.part_of_run[i];
         if (part != everywhere && part != reading && !layout.parts[part].always) continue;
       }
-      at.emplace_back(text.size(), i);
-      text += runs[i].text;
+      at.emplace_back(buffer.size(), i);
+      buffer.put(runs[i].text);
     }
+    text = buffer.view();
   };
   if (!with_parts && edition_blind(runs)) {
     // Every edition reads what the first does: each expression found is one entry that

@@ -141,6 +141,11 @@ struct per_clause_parser : x3::parser<per_clause_parser> {
   }();
   static bool blank_byte(char c) { return c == ' ' || c == '\t' || c == '\xC2' || c == '\xA0'; }
   static bool digit_byte(char c) { return c >= '0' && c <= '9'; }
+  /// A letter or digit that no alternative of per_end starts with after its blanks.
+  static bool plain_word_start(char c) {
+    const char lower = static_cast<char>(c | 0x20);
+    return (lower >= 'a' && lower <= 'z' && lower != 'x') || digit_byte(c);
+  }
   /// per_end at `p`, which holds one of " \t+*.", as the rules above read it (greedy
   /// blanks and spaces, no backtracking into them). The byte after the blanks at `p`
   /// names the one alternative that can match: most clauses have only spaces before
@@ -192,7 +197,11 @@ struct per_clause_parser : x3::parser<per_clause_parser> {
     for (; it != last; ++it) {
       const unsigned char kind = kinds[static_cast<unsigned char>(*it)];
       if (kind == kTaken) continue;
-      if (kind == kStop || per_end_at(it, last)) break;
+      if (kind == kStop) break;
+      // A single space before a word: per_end_at finds no alternative there (only 'x'
+      // and 'X' among letters start one), and most of a clause's spaces are that.
+      if (*it == ' ' && last - it >= 2 && plain_word_start(it[1])) continue;
+      if (per_end_at(it, last)) break;
     }
     if (it == first) return false;
     first = it;

@@ -190,6 +190,12 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+/// doc.text(n) without substr's range check: a node's span lies in its source. GCC kept
+/// Document::text out of line, a call for each Text node the walks look into.
+[[gnu::always_inline]] inline std::string_view bytes_of(const Document& doc, const Node& n) {
+  return {doc.source(n.source).data() + n.span.begin, n.span.size()};
+}
+
 /// name == tag for short tag names, byte by byte and inline (a call, to memcmp or to this,
 /// costs more than the comparison for two or three bytes).
 template <std::size_t N>
@@ -228,6 +234,32 @@ public:
     size_ += n;
   }
   void append(std::string_view s) { append(s.data(), s.size()); }
+  /// Appends `s` into the room start() made, a short piece without a call: points_of
+  /// gathers a rules text from runs of a few bytes each (between links, bold and
+  /// spans), and memcpy's call cost more than such a copy.
+  void put(std::string_view s) {
+    char* out = data_.get() + size_;
+    const char* p = s.data();
+    const std::size_t n = s.size();
+    size_ += n;
+    if (n > 16) {
+      std::memcpy(out, p, n);
+    } else if (n >= 8) {  // two overlapping words: the first and the last eight bytes
+      std::uint64_t head, tail;
+      std::memcpy(&head, p, 8);
+      std::memcpy(&tail, p + n - 8, 8);
+      std::memcpy(out, &head, 8);
+      std::memcpy(out + n - 8, &tail, 8);
+    } else if (n >= 4) {
+      std::uint32_t head, tail;
+      std::memcpy(&head, p, 4);
+      std::memcpy(&tail, p + n - 4, 4);
+      std::memcpy(out, &head, 4);
+      std::memcpy(out + n - 4, &tail, 4);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) out[i] = p[i];
+    }
+  }
   std::string_view view() const { return {data_.get(), size_}; }
 
 private:
@@ -922,7 +954,7 @@ private:
   std::vector<std::pair<std::string_view, std::size_t*>> use_counts_;
   std::vector<std::int8_t> projection_above_;  ///< projection_on_path() by NodeId: -1 unknown
   std::vector<NodeId> projection_chain_;
-  std::string points_text_;
+  TextBuffer points_text_;  ///< points_of's reading of one edition
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
   mutable std::array<TextBuffer, 3> variant_buffers_;  ///< variants()' readings by edition
   /// The page's texts, each once (a node per text in a map would cost the allocation
@@ -1278,7 +1310,7 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
     const Node& x = doc_.node(n);
     bool descend = true;
     bool done = false;
-    if (x.kind == NodeKind::Text) done = feed(doc_.text(x));
+    if (x.kind == NodeKind::Text) done = feed(bytes_of(doc_, x));
     else if (x.kind == NodeKind::Entity) done = feed(parse::decode_entity(doc_.text(x)));
     else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) descend = false;
     if (done) return out;
@@ -1326,7 +1358,7 @@ int PageExtractor::find_first_byte(NodeId id) const {
     const Node& x = doc_.node(n);
     bool descend = true;
     if (x.kind == NodeKind::Text) {
-      for (char ch : doc_.text(x)) {
+      for (char ch : bytes_of(doc_, x)) {
         if (is_space(ch)) continue;
         auto b = static_cast<unsigned char>(ch);
         if (b == 0xE2 || b == 0x86 || b == 0x92) return exact();
@@ -1358,7 +1390,7 @@ bool PageExtractor::may_start_with(NodeId id, const std::vector<std::string>& st
     const Node& x = doc_.node(n);
     bool descend = true;
     if (x.kind == NodeKind::Text) {
-      std::string_view text = doc_.text(x);
+      std::string_view text = bytes_of(doc_, x);
       std::size_t b = 0;
       while (b < text.size() && is_space(text[b])) ++b;
       if (b < text.size()) {
@@ -1625,7 +1657,7 @@ bool PageExtractor::textless(NodeId id, NodeId& image, int depth) const {
       case NodeKind::Comment:
         break;
       case NodeKind::Text:
-        if (doc_.text(n).find_first_not_of(" \t\n") != std::string_view::npos) return false;
+        if (bytes_of(doc_, n).find_first_not_of(" \t\n") != std::string_view::npos) return false;
         break;
       case NodeKind::Element:
       case NodeKind::Paragraph:
@@ -1657,7 +1689,7 @@ bool PageExtractor::sub_rules_row(NodeId row) {
     const Node& dn = doc_.node(d);
     if (dn.kind == NodeKind::HorizontalRule || (dn.kind == NodeKind::Element && is_name(dn.name, "hr"))) rule = true;
     else if (dn.kind == NodeKind::Table) table = rule;
-    else if (dn.kind == NodeKind::Text && doc_.text(dn).find_first_not_of(" \t\n") == std::string_view::npos) continue;
+    else if (dn.kind == NodeKind::Text && bytes_of(doc_, dn).find_first_not_of(" \t\n") == std::string_view::npos) continue;
     else if (dn.kind != NodeKind::Comment) return false;
   }
   if (!table) return false;
@@ -1940,7 +1972,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
           shown = shown_in(c);
           shown_known = true;
         }
-        out.runs.emplace_back(doc_.text(kn), c, shown);
+        out.runs.emplace_back(bytes_of(doc_, kn), c, shown);
         continue;
       }
       collect(k, c, out, skip_lists, depth + 1);
@@ -1948,7 +1980,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   };
   switch (n.kind) {
     case NodeKind::Text:
-      out.runs.emplace_back(doc_.text(n), cond, shown_in(cond));
+      out.runs.emplace_back(bytes_of(doc_, n), cond, shown_in(cond));
       return;
     case NodeKind::Entity:
       out.add_owned(parse::decode_entity(doc_.text(n)), cond, shown_in(cond));
@@ -2290,10 +2322,13 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
   // One reading of one edition: the runs every reader sees (unconditioned parts and
   // blanks) and, unless `reading` is `everywhere`, those of that one conditioned part.
   // `at` holds where each run starts in it: (begin in text, run index).
-  std::string& text = points_text_;
+  TextBuffer& buffer = points_text_;
+  std::string_view text;
+  std::size_t room = 0;  // every reading fits in the bytes of all runs
+  for (const Run& r : runs) room += r.text.size();
   auto& at = points_at_;
   auto gather = [&](select::Edition e, std::size_t reading) {
-    text.clear();
+    buffer.start(room);
     at.clear();
     const unsigned bit = edition_bit(e);
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -2302,9 +2337,10 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
         std::size_t part = layout.part_of_run[i];
         if (part != everywhere && part != reading && !layout.parts[part].always) continue;
       }
-      at.emplace_back(text.size(), i);
-      text += runs[i].text;
+      at.emplace_back(buffer.size(), i);
+      buffer.put(runs[i].text);
     }
+    text = buffer.view();
   };
   if (!with_parts && edition_blind(runs)) {
     // Every edition reads what the first does: each expression found is one entry that

@@ -27,9 +27,10 @@ long clause_length(const std::string& s) {
 
 // The pieces a clause's boundaries are made of: blanks (a no-break space's two bytes
 // among them), signs, multipliers in all spellings, a full stop, digits, a parenthesis,
-// the bytes that end a clause, and a letter.
+// the bytes that end a clause, and letters (a capital one too: per_clause passes a space
+// before a letter other than 'x' or 'X' without asking per_end).
 const std::vector<std::string> kPieces = {" ", "\t", "\xC2", "\xA0", "+", "-", "\xE2\x88\x92", "*", "\xC3\x97",
-                                          "x", "X", ".", "1", "(", ",", "\n", "a", "<"};
+                                          "x", "X", ".", "1", "(", ",", "\n", "a", "Q", "<"};
 }  // namespace
 
 TEST_CASE("per_clause takes what +per_char takes, on every string of up to four pieces") {

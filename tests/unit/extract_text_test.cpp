@@ -198,3 +198,31 @@ TEST_CASE("a note repeated in other rules cells reads as it did, under its own c
   // Repeats share the first reading's strings.
   CHECK(p.rules[1].notes[0].text.text.same(p.rules[0].notes[0].text.text));
 }
+
+TEST_CASE("a scoring expression reads alike however its rules text is split into runs") {
+  // points_of gathers a reading from its runs, the short ones copied without memcpy (by
+  // one byte, two overlapping four-byte or eight-byte words): spans split the clause into
+  // runs of every length from 1 to 20, each of its own letter, so that a run copied
+  // short, long or over its neighbour shows in the clause read.
+  std::string page = "{|\n";
+  std::vector<std::string> expected;
+  for (int row = 0; row < 20; ++row) {
+    std::string rules = "2 points / ", clause;
+    for (int k = 0; k < 6; ++k) {
+      const int length = 1 + (row * 7 + k * 5) % 20;
+      const std::string piece(static_cast<std::size_t>(length), static_cast<char>('a' + (row + k) % 20));
+      rules += "<span>" + piece + "</span>";
+      clause += piece;
+    }
+    page += "|-\n| class=\"scoringTile\" | Rule " + std::to_string(row) + "\n| " + rules + "\n";
+    expected.push_back(clause);
+  }
+  page += "|}\n";
+  auto p = compile_text(page);
+  REQUIRE(p.rules.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    REQUIRE(p.rules[i].points.size() == 1);
+    CHECK(p.rules[i].points[0].points.per == expected[i]);
+    CHECK(p.rules[i].points[0].points.text == "2 points / " + expected[i]);
+  }
+}

@@ -91,18 +91,29 @@ WIKIC_SCAN_INLINE std::size_t scan_counting_lines(const char* base, std::size_t 
     newlines += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
                 static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
   }
+  // The last steps, at most four (the loop above ended within 64 bytes of `to` or of a
+  // stop byte), counted per lane too: a popcount per step is a libgcc call on CPUs
+  // without POPCNT.
+  __m128i counts = zero;
+  auto sum = [&] {
+    __m128i sums = _mm_sad_epu8(counts, zero);
+    return static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
+           static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
+  };
   for (; from + 16 <= to; from += 16) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from));
-    auto lines = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    __m128i is_newline = _mm_cmpeq_epi8(v, nl);
     if constexpr (sizeof...(Stops) > 0) {
       if (auto stops = static_cast<unsigned>(_mm_movemask_epi8(stops_in(v)))) {
         unsigned before = static_cast<unsigned>(__builtin_ctz(stops));
-        newlines += static_cast<std::size_t>(__builtin_popcount(lines & ((1u << before) - 1)));
+        auto lines = static_cast<unsigned>(_mm_movemask_epi8(is_newline));
+        newlines += sum() + static_cast<std::size_t>(__builtin_popcount(lines & ((1u << before) - 1)));
         return from + before;
       }
     }
-    newlines += static_cast<std::size_t>(__builtin_popcount(lines));
+    counts = _mm_sub_epi8(counts, is_newline);
   }
+  newlines += sum();
 #endif
   for (; from < to && ((base[from] != Stops) && ...); ++from) newlines += base[from] == '\n';
   return from;

@@ -1,10 +1,13 @@
 // Byte scans shared by the stages that walk every byte of a page (the export reader,
-// line restoration, the parser, the output printers): the next byte out of a small set,
-// sixteen bytes a step with SSE2, and a plain loop elsewhere. Header-only, so the sets
+// line restoration, the parser, the output printers): the next byte out of a small set
+// or the next place of a short text, sixteen bytes a step with SSE2, and a plain loop
+// elsewhere. Header-only, so the sets
 // are compile-time constants.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <string_view>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -145,6 +148,47 @@ std::size_t scan_special(const char* base, std::size_t from, std::size_t to) {
     if (c < 0x20 || (StopNonAscii && c >= 0x80) || ((base[from] == Cs) || ...)) break;
   }
   return from;
+}
+
+/// Offset of the first `needle` in `text`, or npos. A place is compared only where both
+/// the needle's first and last byte are, 64 places a step: std::string::find stops at
+/// every first byte, and a page being checked for a tag ('<…') has one every few dozen.
+inline std::size_t find_text(std::string_view text, std::string_view needle) {
+  const std::size_t n = needle.size();
+  if (n == 0) return 0;
+  if (n > text.size()) return std::string_view::npos;
+  const char* p = text.data();
+  const std::size_t places = text.size() - n + 1;  // starts [0, places) leave room for the needle
+  std::size_t i = 0;
+  auto matches = [&](std::size_t at) { return std::memcmp(p + at, needle.data(), n) == 0; };
+#ifdef __SSE2__
+  const __m128i first = _mm_set1_epi8(needle.front()), last = _mm_set1_epi8(needle.back());
+  auto candidates = [&](std::size_t at) {
+    __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at + n - 1));
+    return _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last));
+  };
+  auto try_places = [&](std::size_t at, unsigned mask) {
+    for (; mask != 0; mask &= mask - 1)
+      if (std::size_t place = at + static_cast<std::size_t>(__builtin_ctz(mask)); matches(place)) return place;
+    return std::string_view::npos;
+  };
+  for (; i + 64 <= places; i += 64) {
+    __m128i a = candidates(i), b = candidates(i + 16), c = candidates(i + 32), d = candidates(i + 48);
+    if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0) continue;
+    auto low = static_cast<unsigned>(_mm_movemask_epi8(a)) | static_cast<unsigned>(_mm_movemask_epi8(b)) << 16;
+    auto high = static_cast<unsigned>(_mm_movemask_epi8(c)) | static_cast<unsigned>(_mm_movemask_epi8(d)) << 16;
+    if (std::size_t at = try_places(i, low); at != std::string_view::npos) return at;
+    if (std::size_t at = try_places(i + 32, high); at != std::string_view::npos) return at;
+  }
+  for (; i + 16 <= places; i += 16)
+    if (std::size_t at = try_places(i, static_cast<unsigned>(_mm_movemask_epi8(candidates(i))));
+        at != std::string_view::npos)
+      return at;
+#endif
+  for (; i < places; ++i)
+    if (p[i] == needle.front() && matches(i)) return i;
+  return std::string_view::npos;
 }
 
 }  // namespace wikic::support

@@ -21,11 +21,56 @@ class Locator {
 public:
   Locator(const expand::Expansion& e, const parse::Document& doc, std::string file)
       : e_(e), file_(std::move(file)), files_(e.sources.size()) {
+    if (!by_value_text(doc)) by_semantic_nodes(doc);
+  }
+
+  select::Where operator()(std::uint16_t source, std::uint32_t offset) {
+    // As Expansion::locate_offset: the expander's segments are exact, so a byte copied
+    // from the page or a template maps to itself, any other to the construct making it.
+    if (source == 0) return at(expand::byte_origin(e_.segments, offset));
+    if (source < pieces_.size() && pieces_[source]) {
+      const auto& piece = *pieces_[source];
+      return at(piece.segments.empty() ? *calls_[source] : expand::byte_origin(piece.segments, offset));
+    }
+    return {file_, {0, 0}, {}};
+  }
+
+private:
+  // Every source after the page text is the value of a semantic parameter, and
+  // parse_expansion lends the parser the parameter's own text rather than a copy, so the
+  // source's first byte tells which parameter it is: a lookup per source (a few hundred a
+  // page) instead of a walk over every node (ten thousand). False if a source is not
+  // such a view (a parser that copied the texts), and the walk decides.
+  bool by_value_text(const parse::Document& doc) {
+    struct Value {
+      const char* text;
+      const expand::Piece* piece;
+      const expand::Origin* call;
+    };
+    pieces_.assign(doc.source_count(), nullptr);
+    calls_.assign(doc.source_count(), nullptr);
+    std::vector<Value> values;
+    for (const auto& node : e_.semantic)
+      for (const auto& param : node.parameters) values.push_back({param.value.text.data(), &param.value, &node.origin});
+    std::sort(values.begin(), values.end(), [](const Value& a, const Value& b) { return std::less<>()(a.text, b.text); });
+    for (std::size_t source = 1; source < doc.source_count(); ++source) {
+      const char* text = doc.source(static_cast<std::uint16_t>(source)).data();
+      auto it = std::lower_bound(values.begin(), values.end(), text,
+                                 [](const Value& v, const char* t) { return std::less<>()(v.text, t); });
+      if (it == values.end() || it->text != text) return false;
+      pieces_[source] = it->piece;
+      calls_[source] = it->call;
+    }
+    return true;
+  }
+
+  // The semantic nodes in the document by marker, and their parameters by position.
+  void by_semantic_nodes(const parse::Document& doc) {
     // Sorted (a stable sort keeps the first of equal markers, as a map's emplace did):
     // one allocation per page instead of one per semantic node.
     std::vector<std::pair<std::string_view, const expand::SemanticNode*>> by_marker;
-    by_marker.reserve(e.semantic.size());
-    for (const auto& node : e.semantic) by_marker.emplace_back(node.marker, &node);
+    by_marker.reserve(e_.semantic.size());
+    for (const auto& node : e_.semantic) by_marker.emplace_back(node.marker, &node);
     std::stable_sort(by_marker.begin(), by_marker.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     pieces_.assign(doc.source_count(), nullptr);
     calls_.assign(doc.source_count(), nullptr);
@@ -54,18 +99,6 @@ public:
     }
   }
 
-  select::Where operator()(std::uint16_t source, std::uint32_t offset) {
-    // As Expansion::locate_offset: the expander's segments are exact, so a byte copied
-    // from the page or a template maps to itself, any other to the construct making it.
-    if (source == 0) return at(expand::byte_origin(e_.segments, offset));
-    if (source < pieces_.size() && pieces_[source]) {
-      const auto& piece = *pieces_[source];
-      return at(piece.segments.empty() ? *calls_[source] : expand::byte_origin(piece.segments, offset));
-    }
-    return {file_, {0, 0}, {}};
-  }
-
-private:
   // Expansion::locate, with the file names and chain notes computed once per page (the
   // selector asks for a position for every class attribute, reported or not).
   select::Where at(const expand::Origin& o) {

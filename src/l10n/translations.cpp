@@ -18,6 +18,7 @@
 #include "extract/rules.hpp"
 #include "ingest/languages.hpp"
 #include "support/files.hpp"
+#include "support/scan.hpp"
 #include "support/sha1.hpp"
 
 namespace wikic::l10n {
@@ -60,7 +61,8 @@ void Collector::add(const ingest::SiteInfo& site, const ingest::Page& page) {
     lang_pages_.push_back(page);
     return;
   }
-  if (page.revision.text.find("<translate") != std::string::npos) sources_.push_back(page);
+  // Every page is checked, and most have no <translate>: their whole text is searched.
+  if (support::find_text(page.revision.text, "<translate") != std::string_view::npos) sources_.push_back(page);
 }
 
 bool Collector::has_translations() const {

@@ -1,10 +1,13 @@
 // Byte scans shared by the stages that walk every byte of a page (the export reader,
-// line restoration, the parser, the output printers): the next byte out of a small set,
-// sixteen bytes a step with SSE2, and a plain loop elsewhere. Header-only, so the sets
+// line restoration, the parser, the output printers): the next byte out of a small set
+// or the next place of a short text, sixteen bytes a step with SSE2, and a plain loop
+// elsewhere. Header-only, so the sets
 // are compile-time constants.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <string_view>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -91,18 +94,29 @@ WIKIC_SCAN_INLINE std::size_t scan_counting_lines(const char* base, std::size_t 
     newlines += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
                 static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
   }
+  // The last steps, at most four (the loop above ended within 64 bytes of `to` or of a
+  // stop byte), counted per lane too: a popcount per step is a libgcc call on CPUs
+  // without POPCNT.
+  __m128i counts = zero;
+  auto sum = [&] {
+    __m128i sums = _mm_sad_epu8(counts, zero);
+    return static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
+           static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_srli_si128(sums, 8)));
+  };
   for (; from + 16 <= to; from += 16) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from));
-    auto lines = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+    __m128i is_newline = _mm_cmpeq_epi8(v, nl);
     if constexpr (sizeof...(Stops) > 0) {
       if (auto stops = static_cast<unsigned>(_mm_movemask_epi8(stops_in(v)))) {
         unsigned before = static_cast<unsigned>(__builtin_ctz(stops));
-        newlines += static_cast<std::size_t>(__builtin_popcount(lines & ((1u << before) - 1)));
+        auto lines = static_cast<unsigned>(_mm_movemask_epi8(is_newline));
+        newlines += sum() + static_cast<std::size_t>(__builtin_popcount(lines & ((1u << before) - 1)));
         return from + before;
       }
     }
-    newlines += static_cast<std::size_t>(__builtin_popcount(lines));
+    counts = _mm_sub_epi8(counts, is_newline);
   }
+  newlines += sum();
 #endif
   for (; from < to && ((base[from] != Stops) && ...); ++from) newlines += base[from] == '\n';
   return from;
@@ -134,6 +148,47 @@ std::size_t scan_special(const char* base, std::size_t from, std::size_t to) {
     if (c < 0x20 || (StopNonAscii && c >= 0x80) || ((base[from] == Cs) || ...)) break;
   }
   return from;
+}
+
+/// Offset of the first `needle` in `text`, or npos. A place is compared only where both
+/// the needle's first and last byte are, 64 places a step: std::string::find stops at
+/// every first byte, and a page being checked for a tag ('<…') has one every few dozen.
+inline std::size_t find_text(std::string_view text, std::string_view needle) {
+  const std::size_t n = needle.size();
+  if (n == 0) return 0;
+  if (n > text.size()) return std::string_view::npos;
+  const char* p = text.data();
+  const std::size_t places = text.size() - n + 1;  // starts [0, places) leave room for the needle
+  std::size_t i = 0;
+  auto matches = [&](std::size_t at) { return std::memcmp(p + at, needle.data(), n) == 0; };
+#ifdef __SSE2__
+  const __m128i first = _mm_set1_epi8(needle.front()), last = _mm_set1_epi8(needle.back());
+  auto candidates = [&](std::size_t at) {
+    __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at + n - 1));
+    return _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last));
+  };
+  auto try_places = [&](std::size_t at, unsigned mask) {
+    for (; mask != 0; mask &= mask - 1)
+      if (std::size_t place = at + static_cast<std::size_t>(__builtin_ctz(mask)); matches(place)) return place;
+    return std::string_view::npos;
+  };
+  for (; i + 64 <= places; i += 64) {
+    __m128i a = candidates(i), b = candidates(i + 16), c = candidates(i + 32), d = candidates(i + 48);
+    if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0) continue;
+    auto low = static_cast<unsigned>(_mm_movemask_epi8(a)) | static_cast<unsigned>(_mm_movemask_epi8(b)) << 16;
+    auto high = static_cast<unsigned>(_mm_movemask_epi8(c)) | static_cast<unsigned>(_mm_movemask_epi8(d)) << 16;
+    if (std::size_t at = try_places(i, low); at != std::string_view::npos) return at;
+    if (std::size_t at = try_places(i + 32, high); at != std::string_view::npos) return at;
+  }
+  for (; i + 16 <= places; i += 16)
+    if (std::size_t at = try_places(i, static_cast<unsigned>(_mm_movemask_epi8(candidates(i))));
+        at != std::string_view::npos)
+      return at;
+#endif
+  for (; i < places; ++i)
+    if (p[i] == needle.front() && matches(i)) return i;
+  return std::string_view::npos;
 }
 
 }  // namespace wikic::support

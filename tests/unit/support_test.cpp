@@ -464,6 +464,29 @@ TEST_CASE("byte scans find the same first byte as a byte-by-byte search, at ever
   }
 }
 
+TEST_CASE("find_text finds the first place of a text as std::string_view::find does") {
+  // The needle, and decoys with its first and last byte but not its middle, at every
+  // place of texts shorter than, across and past the 64- and 16-place steps, up to the last
+  // place where the needle fits.
+  for (std::string_view needle : {std::string_view("<"), std::string_view("<t"), std::string_view("<translate")}) {
+    for (std::size_t size = 0; size < 150; ++size) {
+      for (std::size_t at = 0; at <= size; ++at) {
+        for (bool decoy : {false, true}) {
+          std::string s(size, 'a');
+          std::string put(needle);
+          if (decoy && put.size() > 2) put[1] = 'x';
+          s.replace(at, std::min(put.size(), size - at), put.substr(0, size - at));
+          if (at + 40 < size) s.replace(at + 37, std::min(put.size(), size - at - 37), put.substr(0, size - at - 37));
+          CAPTURE(needle);
+          CAPTURE(s);
+          CHECK(find_text(s, needle) == std::string_view(s).find(needle));
+        }
+      }
+    }
+  }
+  CHECK(find_text("abc", "") == 0);
+}
+
 TEST_CASE("scan_counting_lines stops where a byte-by-byte search stops and counts the lines before it") {
   // Texts longer than the 64-byte steps and the 63-step sums, including one made only of
   // newlines (every byte lane at its most), with the stop bytes rare, dense or absent.

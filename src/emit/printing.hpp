@@ -35,7 +35,7 @@ public:
   }
   /// Room for `n` bytes and `slack` more of indentation and punctuation; the cursor.
   /// Unchecked (`check` false) where the caller reserved room for the whole record
-  /// before: see RulesWriter's in_room.
+  /// before: see record() in rules_writer.cpp.
   template <bool check = true>
   char* reserve_more(std::size_t n) {
     if constexpr (check) reserve(slack + n);

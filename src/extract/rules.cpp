@@ -2647,13 +2647,14 @@ bool PageExtractor::reads_alike(NodeId a, NodeId b) {
     if (x == kNoNode) return y == kNoNode;
     return y != kNoNode && y - x == shift && x - a > i && x - a <= count;
   };
-  // Both ranges walked by pointer (the arena and the conditions are vectors), and the
-  // tests of a node that need no range or link are or'ed into one word: a repeat, the
-  // usual answer, then takes one branch for them rather than seven.
+  // Both ranges walked by pointer into the arena, the own conditions by the column's
+  // iterator (a node's entry in the page's table of distinct conditions, not an array
+  // indexed by node), and the tests of a node that need no range or link are or'ed into
+  // one word: a repeat, the usual answer, then takes one branch for them rather than seven.
   const Node* px = &doc_.node(a);
   const Node* py = &doc_.node(b);
-  const select::Condition* cx = &conditions_.own[a];
-  const select::Condition* cy = &conditions_.own[b];
+  auto cx = conditions_.own.begin() + a;
+  auto cy = conditions_.own.begin() + b;
   for (NodeId i = 0; i <= count; ++i, ++px, ++py, ++cx, ++cy) {
     const Node& nx = *px;
     const Node& ny = *py;

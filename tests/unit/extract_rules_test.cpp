@@ -582,3 +582,28 @@ TEST_CASE("a class list is split at HTML whitespace only, whatever the lengths o
     CHECK(rules.cells.total == (c.scoring ? 1u : 0u));
   }
 }
+
+TEST_CASE("a rules cell repeated word for word reads as the first one, node by node") {
+  // The three rows' rules cells are the same text; extraction reads the first and takes
+  // that reading for the repeats once they match node by node, own conditions included
+  // (looked up per node in the page's table of distinct conditions, which here has fewer
+  // entries than a cell has nodes: under the sanitizers a lookup by the wrong index
+  // reads past it).
+  auto page = test::compile_page(test::source_path("corpus/extract/repeated-cells.wiki"));
+  REQUIRE(page.rules.size() == 3);
+  const extract::Rule& first = page.rules.front();
+  CHECK(first.description.text == "First road");
+  CHECK(first.when == "Inns");
+  CHECK(std::string(first.rules.c1).find("follower on the inn road") != std::string::npos);
+  CHECK(std::string(first.rules.text).find("meeple on the inn road") != std::string::npos);
+  CHECK(first.points.size() == 3);
+  for (const auto& r : page.rules) {
+    CHECK(r.rules.text == first.rules.text);
+    CHECK(r.rules.c1 == first.rules.c1);
+    CHECK(r.rules.c2 == first.rules.c2);
+    CHECK(r.when == first.when);
+    CHECK(r.points.size() == first.points.size());
+  }
+  CHECK(page.rules[1].description.text == "Second road");
+  CHECK(page.rules[2].description.text == "Third road");
+}

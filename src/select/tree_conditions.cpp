@@ -142,13 +142,13 @@ inline std::uint64_t hash_bytes(std::string_view s, std::uint64_t seed) {
 // that share all four share a hash and the memo tells them apart by comparing; the seed
 // page's 155 distinct lists do not.
 inline std::uint64_t hash_class_list(std::string_view s, std::uint64_t seed) {
-  std::uint64_t h = (seed + s.size()) * 0x9E3779B97F4A7C15ull;
+  if (s.size() < 8) return hash_bytes(s, seed);
   auto word = [&s](std::size_t at) {
     std::uint64_t w;
     std::memcpy(&w, s.data() + at, 8);
     return w;
   };
-  if (s.size() < 8) return hash_bytes(s, seed);
+  std::uint64_t h = (seed + s.size()) * 0x9E3779B97F4A7C15ull;
   h = (h ^ word(0)) * 0xBF58476D1CE4E5B9ull;
   h = (h ^ word((s.size() - 8) / 2)) * 0x94D049BB133111EBull;
   h ^= h >> 29;
@@ -372,6 +372,13 @@ bool is_template(const parse::Node& n) {
   return n.kind == parse::NodeKind::SemanticTemplate || n.kind == parse::NodeKind::Template;
 }
 
+// Whether `n` has no condition of its own: neither a template nor an element with a
+// class or data-dynamic-selector attribute (else `found` holds those). Most nodes: text.
+[[gnu::always_inline]] inline bool without_own_condition(const parse::Document& doc, const parse::Node& n,
+                                                         SelectorAttributes& found) {
+  return !is_template(n) && (n.attr_count == 0 || !(found = selector_attributes(doc, n)).any());
+}
+
 // own_selector() without copying: the result lives in the memo and stays valid until
 // the next call on this thread. When it is a kept memo entry, `*slot` (if asked for) is
 // set to that entry's TableSlot; otherwise it is left alone. nullptr when the node says
@@ -556,14 +563,18 @@ struct NodeConditions {
   void visit(parse::NodeId node, std::uint32_t inherited, std::uint8_t hidden) {
     const parse::Node& n = doc.node(node);
     SelectorAttributes found;
-    if (!is_template(n) && (n.attr_count == 0 || !(found = selector_attributes(doc, n)).any())) [[likely]] {
-      // Most nodes (text): no condition of their own, their parent's path condition.
-      own_index[node] = 0;
-      full[node] = inherited;
-      hidden_of[node] = hidden;
-      return;
-    }
+    if (without_own_condition(doc, n, found)) [[likely]]
+      return inherit(full, own_index, hidden_of, node, inherited, hidden);
     visit_candidate(node, inherited, hidden, found);
+  }
+
+  // A node without a condition of its own: its parent's path condition and hidden flag.
+  // Static, on the columns' pointers: arena_walk keeps them in locals (see there).
+  [[gnu::always_inline]] static void inherit(std::uint32_t* full, std::uint32_t* own_index, std::uint8_t* hidden_of,
+                                             parse::NodeId node, std::uint32_t inherited, std::uint8_t hidden) {
+    own_index[node] = 0;
+    full[node] = inherited;
+    hidden_of[node] = hidden;
   }
 
   // visit() for a template or an element with selector attributes `found`. Out of line,
@@ -572,12 +583,7 @@ struct NodeConditions {
                                          SelectorAttributes found) {
     TableSlot* own_slot = nullptr;
     const OwnSelector* own = own_selector_of(doc, doc.node(node), found, file, sink, v, options.locate, memo, &own_slot);
-    if (!own) {
-      own_index[node] = 0;
-      full[node] = inherited;
-      hidden_of[node] = hidden;
-      return;
-    }
+    if (!own) return inherit(full, own_index, hidden_of, node, inherited, hidden);
     with_selector(node, inherited, hidden, *own, own_slot);
   }
 
@@ -666,11 +672,8 @@ bool arena_walk(const parse::Document& doc, const std::string& file, support::Di
       hidden = hidden_of[parent];
     }
     SelectorAttributes found;
-    if (!is_template(n) && (n.attr_count == 0 || !(found = selector_attributes(doc, n)).any())) [[likely]] {
-      // As NodeConditions::visit, inline.
-      own_index[node] = 0;
-      full[node] = inherited;
-      hidden_of[node] = hidden;
+    if (without_own_condition(doc, n, found)) [[likely]] {
+      NodeConditions::inherit(full, own_index, hidden_of, node, inherited, hidden);
       continue;
     }
     std::size_t reported = held.all().size();

@@ -5,9 +5,28 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <string_view>
 #include <vector>
 
 namespace wikic::select {
+
+/// Whether `a` and `b` hold the same bytes, for a memo's key check on a hit. Keys of up
+/// to 24 bytes (most class lists: the seed page's average 20) are three overlapping
+/// 8-byte words, the first, middle and last, compared without a call; memcmp's call
+/// and dispatch cost more than such a compare.
+inline bool same_bytes(std::string_view a, std::string_view b) {
+  std::size_t n = a.size();
+  if (n != b.size()) return false;
+  if (n < 8 || n > 24) return std::memcmp(a.data(), b.data(), n) == 0;
+  auto differ = [&](std::size_t at) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a.data() + at, 8);
+    std::memcpy(&y, b.data() + at, 8);
+    return x ^ y;
+  };
+  return (differ(0) | differ((n - 8) / 2) | differ(n - 8)) == 0;
+}
 
 template <class Entry>
 class ProbeTable {

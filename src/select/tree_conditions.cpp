@@ -357,7 +357,7 @@ inline SelectorAttributes selector_attributes(const parse::Document& doc, const 
   auto same_key = [&](const SelectionMemo::Entry& e) {
     std::string_view k = e.key;
     std::size_t size = class_value.size() + 1 + (dynamic_attr ? 1 + dynamic_value.size() : 0);
-    return k.size() == size && k.substr(0, class_value.size()) == class_value &&
+    return k.size() == size && same_bytes(k.substr(0, class_value.size()), class_value) &&
            (!dynamic_attr || k.substr(class_value.size() + 2) == dynamic_value) &&
            k[class_value.size()] == '\0' && (!dynamic_attr || k[class_value.size() + 1] == '\1');
   };

@@ -282,3 +282,24 @@ TEST_CASE("class and data-dynamic-selector are found in any letter case, and onl
   for (std::size_t i : {3, 4, 5, 7, 8, 9}) CHECK(own[i] == "true");
   CHECK(own[6] == "Inns | Wells");
 }
+
+TEST_CASE("memo keys compare equal exactly when every byte is the same, at every length") {
+  // same_bytes reads keys of 8 to 24 bytes as three overlapping words: a difference at
+  // any position, for lengths around those bounds, must still be seen.
+  for (std::size_t n = 0; n <= 40; ++n) {
+    std::string a(n, 'x');
+    for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<char>('a' + (i * 7) % 26);
+    std::string b = a;
+    CAPTURE(n);
+    CHECK(same_bytes(a, b));
+    for (std::size_t i = 0; i < n; ++i) {
+      CAPTURE(i);
+      std::string c = a;
+      c[i] = static_cast<char>(c[i] ^ 0x20);
+      CHECK(!same_bytes(a, c));
+      CHECK(!same_bytes(c, a));
+    }
+    CHECK(!same_bytes(a, a + "y"));
+    if (n > 0) CHECK(!same_bytes(a, std::string_view(a).substr(1)));
+  }
+}

@@ -163,6 +163,7 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
   const char* begin = text.data();
   const char* end = begin + text.size();
   const char* limit = begin + last_point;
+  grammar::PointsExpression e;  // one for every candidate: parse_points clears it
   for (const char* p = begin; p <= limit;) {
     bool boundary = p == begin || !(byte_class(p[-1]) & kAlnum);
     if (!boundary) {
@@ -175,7 +176,6 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
     const unsigned char kind = byte_class(*p);
     if ((kind & kStartsAmount) || ((kind & kStartsWord) && word_may_start(p, end))) {
       const char* it = p;
-      grammar::PointsExpression e;
       std::string basis;
       bool parsed = grammar::parse_points(it, end, e);
       bool known = true;
@@ -202,11 +202,15 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
         pts.rounding = interned(e.rounding);
         // As written, with each run of whitespace one space: the runs of a cell meet as
         // they were written ("2 points / " and " where …"), and a line break is one too.
-        const bool tidy = tidy_as_written(p, it);
+        // The whitespace a clause ends with is no part of it (the clause reads on over
+        // the blanks before a cell's end): an expression tidy up to there is copied whole.
+        const char* last = it;
+        while (last > p && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\n' || last[-1] == '\r')) --last;
+        const bool tidy = tidy_as_written(p, last);
         std::string_view written;
         std::string tidied;
         if (tidy) {
-          written = std::string_view(p, static_cast<std::size_t>(it - p));  // the usual expression: copied whole
+          written = std::string_view(p, static_cast<std::size_t>(last - p));  // the usual expression
         } else {
           for (const char* q = p; q < it; ++q) {
             bool space = *q == ' ' || *q == '\t' || *q == '\n' || *q == '\r';
@@ -218,8 +222,6 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
         while (!written.empty() && written.back() == ' ') written.remove_suffix(1);
         pts.text = interned(written);
         pts.offset = static_cast<std::size_t>(p - begin);
-        const char* last = it;
-        while (last > p && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\n' || last[-1] == '\r')) --last;
         pts.length = static_cast<std::size_t>(last - p);
         p = it;
         continue;

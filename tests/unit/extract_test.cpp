@@ -242,3 +242,21 @@ TEST_CASE("an expression's text is tidied wherever its blanks fall") {
   CHECK(only("2 points / tile\x01 in  it").text == "2 points / tile\x01 in it");
   CHECK(only("2 points / tile\x01 in it").text == "2 points / tile\x01 in it");
 }
+
+TEST_CASE("the blanks a clause ends with are no part of an expression's text") {
+  // The per clause reads on over the blanks before the end of a cell; the check for blanks
+  // to tidy stops where they start, at each place relative to its eight-byte steps, and a
+  // blank to tidy before them is still tidied.
+  for (std::size_t at = 0; at <= 20; ++at) {
+    const std::string words = "b" + std::string(at, 'a');
+    for (const char* trailing : {" ", "    ", "\t", " \n", "\r\n", " \t  "}) {
+      const std::string raw = "2 points / " + words + trailing;
+      INFO("'" << raw << "'");
+      Points p = only(raw);
+      CHECK(p.text == "2 points / " + words);
+      CHECK(p.length == raw.size() - std::string_view(trailing).size());
+      p = only("2 points /  " + words + trailing);
+      CHECK(p.text == "2 points / " + words);
+    }
+  }
+}

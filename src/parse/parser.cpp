@@ -471,11 +471,14 @@ struct Token {
 static_assert(std::size(kTags) <= 256 && sizeof(Token) == 32);
 
 // The tokens of one segment. The lexer writes each token (about 6 K per seed page) in
-// place: slot() gives the next entry, and keep() adds it to the list. Built on the stack
-// and copied in, a token cost two more loads and stores and the spills around them; only
-// the growth is out of line. The entry is not cleared: it may hold an earlier token, and
-// the lexer sets every field that is read for the kind it writes (the quote ops only a
-// Quote's, tb…ie only a tag's or a link's), which spares a 32-byte store per token.
+// place through a cursor it keeps in a register (cursor() is the next free entry,
+// commit() sets the list's end): a token's byte-sized fields may alias anything, so
+// through a slot()/keep() pair the list's size and data were loaded again after each
+// token and the size stored back. Built on the stack and copied in, a token cost two
+// more loads and stores and the spills around them; only the growth is out of line.
+// The entry is not cleared: it may hold an earlier token, and the lexer sets every field
+// that is read for the kind it writes (the quote ops only a Quote's, tb…ie only a tag's
+// or a link's), which spares a 32-byte store per token.
 class TokenList {
 public:
   void clear() { size_ = 0; }
@@ -483,11 +486,16 @@ public:
   Token& operator[](std::size_t k) { return store_[k]; }
   const Token* begin() const { return store_.data(); }
   const Token* end() const { return store_.data() + size_; }
-  __attribute__((always_inline)) Token& slot() {
-    if (size_ == capacity_) [[unlikely]] grow();
-    return store_.data()[size_];
+  Token* cursor() { return store_.data() + size_; }
+  Token* room_end() { return store_.data() + capacity_; }
+  // Makes room past `at` (the cursor, == room_end()); returns the cursor in the new store.
+  __attribute__((noinline)) Token* grow_at(Token* at) {
+    size_ = index_of(at);
+    grow();
+    return cursor();
   }
-  void keep() { ++size_; }
+  std::size_t index_of(const Token* at) const { return static_cast<std::size_t>(at - store_.data()); }
+  void commit(const Token* at) { size_ = index_of(at); }
   void swap(TokenList& other) noexcept {
     store_.swap(other.store_);
     std::swap(size_, other.size_);
@@ -1250,14 +1258,19 @@ private:
     return nb;
   }
 
+  // Every caller passes a node it has just made, whose attribute fields are still zero:
+  // an empty range (`<li>`, `<span>`, a bare `|-`, a third of the calls on a rules page)
+  // adds nothing, and is answered here without the call and the flattened function's
+  // frame.
+  __attribute__((always_inline)) void parse_attributes(NodeId id, std::uint32_t b, std::uint32_t e) {
+    if (b < e && id != kNoNode) parse_attribute_list(id, b, e);
+  }
+
   // Flattened: GCC called Document::add_attribute out of line, which cost more than its
   // compare and copy.
-  __attribute__((flatten)) void parse_attributes(NodeId id, std::uint32_t b, std::uint32_t e) {
-    if (id == kNoNode) return;
+  __attribute__((flatten, noinline)) void parse_attribute_list(NodeId id, std::uint32_t b, std::uint32_t e) {
     // Adding attributes never moves the node array, so `n` stays valid.
     Node& n = doc_.mutable_node(id);
-    n.attr_begin = 0;
-    n.attr_count = 0;
     std::uint32_t i = b;
     while (i < e) {
       if (!has_class(text_[i], kAttrStartByte)) {
@@ -1656,6 +1669,15 @@ private:
     std::uint32_t no_ext_close_after = 0xFFFFFFFFu;
     lexed_quote_ = false;
     quote_scratch_.clear();  // the quote runs' token indices, for plan_quotes
+    Token* next = out.cursor();
+    Token* room = out.room_end();
+    const auto slot = [&]() -> Token& {
+      if (next == room) [[unlikely]] {
+        next = out.grow_at(next);
+        room = out.room_end();
+      }
+      return *next;
+    };
     std::uint32_t i = b;
     // The next region's start (or e): the region list is consulted again only once the
     // scan reaches it, since nothing before it can be a region.
@@ -1665,12 +1687,12 @@ private:
         while (regions_[r].end <= i) ++r;
         stop = (regions_[r].begin < e) ? regions_[r].begin : e;
         if (regions_[r].begin <= i) {
-          Token& t = out.slot();
+          Token& t = slot();
           t.kind = Tok::Region;
           t.b = regions_[r].begin;
           t.e = std::min(regions_[r].end, e);
           t.ib = static_cast<std::uint32_t>(r);
-          out.keep();
+          ++next;
           i = t.e;
           continue;
         }
@@ -1683,13 +1705,13 @@ private:
         std::uint32_t j = i;
         while (j < stop && text_[j] == '\'') ++j;
         if (j - i >= 2) {
-          quote_scratch_.push_back(out.size());
-          Token& t = out.slot();
+          quote_scratch_.push_back(out.index_of(next));
+          Token& t = slot();
           t.kind = Tok::Quote;
           std::fill(std::begin(t.ops), std::end(t.ops), kNone);  // plan_quotes sets the few it needs
           t.b = i;
           t.e = j;
-          out.keep();
+          ++next;
           lexed_quote_ = true;
         }
         i = j;
@@ -1712,11 +1734,11 @@ private:
         if (ok) {
           std::string_view ent = text_.substr(i, j + 1 - i);
           if (decode_entity(ent) != ent) {
-            Token& t = out.slot();
+            Token& t = slot();
             t.kind = Tok::Entity;
             t.b = i;
             t.e = j + 1;
-            out.keep();
+            ++next;
             i = j + 1;
             continue;
           }
@@ -1727,9 +1749,9 @@ private:
       if (c == '<') {
         // Attribute values may hold regions (`data-x="{{{1|}}}"`), so the tag may end
         // past `stop`.
-        Token& t = out.slot();
+        Token& t = slot();
         if (lex_tag(i, stop, e, t)) {
-          out.keep();
+          ++next;
           i = t.e;
           continue;
         }
@@ -1743,9 +1765,9 @@ private:
           paired = true;
         }
         auto it = std::lower_bound(pairs.begin(), pairs.end(), std::make_pair(i, 0u));
-        Token& t = out.slot();
+        Token& t = slot();
         if (it != pairs.end() && it->first == i && lex_wikilink(i, it->second, pairs, t)) {
-          out.keep();
+          ++next;
           i = t.e;
           continue;
         }
@@ -1766,7 +1788,7 @@ private:
         if (ue > u + plen && i < no_ext_close_after) {
           std::uint32_t close = find_outside(ue, e, "]");
           if (close < e) {
-            Token& t = out.slot();
+            Token& t = slot();
             t.kind = Tok::ExtLink;
             t.b = i;
             t.e = close + 1;
@@ -1776,7 +1798,7 @@ private:
             while (tx < close && is_space(text_[tx])) ++tx;
             t.ib = tx;
             t.ie = close;
-            out.keep();
+            ++next;
             i = close + 1;
             continue;
           }
@@ -1785,6 +1807,7 @@ private:
       }
       ++i;
     }
+    out.commit(next);
   }
 
   bool lex_wikilink(std::uint32_t b, std::uint32_t close,

@@ -2111,8 +2111,14 @@ bool PageExtractor::edition_blind(const Run* begin, const Run* end) const {
 
 SharedText PageExtractor::shared(std::string_view s) const {
   if (s.empty()) return SharedText();
-  const std::uint64_t h = text_hash(s);
-  if (SharedText* t = texts_.find(h, [s](const SharedText& e) { return e.view() == s; })) return *t;
+  // Filed by samples, not by every byte: two thirds of the texts are new on their page
+  // (a repeated cell or note takes its first copy's record whole), and hashing each of
+  // them whole cost more than the repeats spared. Texts that differ only where the
+  // samples do not look share a hash: a few are filed under one, the rest made apart.
+  const std::uint64_t h = sampled_hash(s);
+  std::size_t candidates = 0;
+  if (SharedText* t = texts_.find(h, [&](const SharedText& e) { return ++candidates, e.view() == s; })) return *t;
+  if (candidates >= 8) return SharedText(s);
   return texts_.insert(h, SharedText(s));
 }
 

@@ -957,11 +957,11 @@ private:
   TextBuffer points_text_;  ///< points_of's reading of one edition
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
   mutable std::array<TextBuffer, 3> variant_buffers_;  ///< variants()' readings by edition
-  /// The page's texts, each once (a node per text in a map would cost the allocation
-  /// that sharing spares), unbounded: the table lives as long as the page. `shared()`
-  /// finds or adds one.
-  mutable select::ProbeTable<SharedText> texts_{SIZE_MAX};
-  SharedText shared(std::string_view s) const;
+  /// A record's text, made for it alone: two thirds of the texts made are new on their
+  /// page (a repeated cell or note takes its first copy's record whole, see cell_read
+  /// and notes_of), and interning them all hashed and filed every text to spare one
+  /// allocation for a third of them, which cost three times what it spared.
+  static SharedText shared(std::string_view s) { return SharedText(s); }
   PartLayout description_layout_, rules_layout_;
   std::vector<PartLayout::Part> parts_kept_;  ///< parts_of's scratch (see there)
   std::vector<TextPart> parts_found_;
@@ -2107,19 +2107,6 @@ void PageExtractor::count_use(std::string_view reason, std::size_t n) {
 // under none), as select::text_variants decides per edition.
 bool PageExtractor::edition_blind(const Run* begin, const Run* end) const {
   return std::all_of(begin, end, [](const Run& r) { return r.shown == 0 || r.shown == kAllEditions; });
-}
-
-SharedText PageExtractor::shared(std::string_view s) const {
-  if (s.empty()) return SharedText();
-  // Filed by samples, not by every byte: two thirds of the texts are new on their page
-  // (a repeated cell or note takes its first copy's record whole), and hashing each of
-  // them whole cost more than the repeats spared. Texts that differ only where the
-  // samples do not look share a hash: a few are filed under one, the rest made apart.
-  const std::uint64_t h = sampled_hash(s);
-  std::size_t candidates = 0;
-  if (SharedText* t = texts_.find(h, [&](const SharedText& e) { return ++candidates, e.view() == s; })) return *t;
-  if (candidates >= 8) return SharedText(s);
-  return texts_.insert(h, SharedText(s));
 }
 
 Variants PageExtractor::variants(const Run* begin, const Run* end) const {

@@ -957,11 +957,11 @@ private:
   TextBuffer points_text_;  ///< points_of's reading of one edition
   std::vector<std::pair<std::size_t, std::size_t>> points_at_;
   mutable std::array<TextBuffer, 3> variant_buffers_;  ///< variants()' readings by edition
-  /// The page's texts, each once (a node per text in a map would cost the allocation
-  /// that sharing spares), unbounded: the table lives as long as the page. `shared()`
-  /// finds or adds one.
-  mutable select::ProbeTable<SharedText> texts_{SIZE_MAX};
-  SharedText shared(std::string_view s) const;
+  /// A record's text, made for it alone: two thirds of the texts made are new on their
+  /// page (a repeated cell or note takes its first copy's record whole, see cell_read
+  /// and notes_of), and interning them all hashed and filed every text to spare one
+  /// allocation for a third of them, which cost three times what it spared.
+  static SharedText shared(std::string_view s) { return SharedText(s); }
   PartLayout description_layout_, rules_layout_;
   std::vector<PartLayout::Part> parts_kept_;  ///< parts_of's scratch (see there)
   std::vector<TextPart> parts_found_;
@@ -2109,13 +2109,6 @@ bool PageExtractor::edition_blind(const Run* begin, const Run* end) const {
   return std::all_of(begin, end, [](const Run& r) { return r.shown == 0 || r.shown == kAllEditions; });
 }
 
-SharedText PageExtractor::shared(std::string_view s) const {
-  if (s.empty()) return SharedText();
-  const std::uint64_t h = text_hash(s);
-  if (SharedText* t = texts_.find(h, [s](const SharedText& e) { return e.view() == s; })) return *t;
-  return texts_.insert(h, SharedText(s));
-}
-
 Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   Variants out;
   std::size_t total = 0;
@@ -2148,6 +2141,8 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   // edition before it shows reads as that one and is not cleaned again.
   constexpr select::Edition editions[3] = {select::Edition::C1, select::Edition::C2, select::Edition::WE};
   std::string_view text_of[3];
+  // The edition each reads as: itself, or an earlier one with the same text.
+  std::size_t as[3] = {0, 1, 2};
   for (std::size_t k = 0; k < 3; ++k) {
     const unsigned bit = edition_bit(editions[k]);
     std::size_t j = 0;
@@ -2157,19 +2152,27 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
       ++j;
     if (j < k) {
       text_of[k] = text_of[j];
+      as[k] = as[j];
     } else {
       reading(editions[k], variant_buffers_[k]);
       text_of[k] = variant_buffers_[k].view();
+      for (j = 0; j < k; ++j)
+        if (as[j] == j && text_of[j] == text_of[k]) {
+          as[k] = j;
+          break;
+        }
     }
   }
-  out.uniform = text_of[0] == text_of[1] && text_of[1] == text_of[2];
+  out.uniform = as[1] == as[0] && as[2] == as[0];
   if (out.uniform) {
     out.text = shared(text_of[1]);
     return out;
   }
-  out.c1 = shared(text_of[0]);
-  out.c2 = shared(text_of[1]);
-  out.we = shared(text_of[2]);
+  // Most such texts differ in one edition only (C1's "follower" for "meeple"): an edition
+  // that reads as one before it shares that one's text instead of hashing and looking up
+  // the same bytes again.
+  SharedText* const of[3] = {&out.c1, &out.c2, &out.we};
+  for (std::size_t k = 0; k < 3; ++k) *of[k] = as[k] == k ? shared(text_of[k]) : *of[as[k]];
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
   return out;
 }

@@ -514,18 +514,12 @@ TEST_CASE("text_hash reads every byte of a text of any length, and only its byte
   }
 }
 
-TEST_CASE("a page's rules share one string for their source, structure and each repeated text") {
+TEST_CASE("a page's rules share one string for their source and structure") {
+  // Rule texts are not interned (see PageExtractor::shared): a repeated cell or note
+  // shares its first copy's strings, other equal texts may be strings of their own.
   const auto& rules = seed().rules;
   REQUIRE(rules.size() > 100);
   std::size_t shared_sections = 0;
-  std::map<std::string_view, const extract::SharedText*> texts;
-  std::size_t total = 0;
-  auto same_when_equal = [&](const extract::SharedText& t) {
-    if (t.empty()) return;
-    ++total;
-    auto [it, fresh] = texts.emplace(t.view(), &t);
-    if (!fresh) CHECK(it->second->same(t));
-  };
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const extract::Rule& r = rules[i];
     CHECK(r.source.page.same(rules[0].source.page));
@@ -535,16 +529,8 @@ TEST_CASE("a page's rules share one string for their source, structure and each 
       CHECK(r.section.same(rules[i - 1].section));
       ++shared_sections;
     }
-    for (const extract::Variants* v : {&r.description, &r.rules}) {
-      same_when_equal(v->text);
-      same_when_equal(v->c1);
-      same_when_equal(v->c2);
-      same_when_equal(v->we);
-    }
-    for (const auto& n : r.notes) same_when_equal(n.text.text);
   }
   CHECK(shared_sections > rules.size() / 2);
-  CHECK(texts.size() < total * 3 / 4);  // the seed page repeats many of its texts
 }
 
 TEST_CASE("a class list is split at HTML whitespace only, whatever the lengths of its names") {

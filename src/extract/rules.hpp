@@ -23,8 +23,8 @@ namespace wikic::extract {
 
 /// A text as each preferred edition reads it; `uniform` when all three agree: then only
 /// `text` is set and c1, c2, we stay empty (rule texts are most of a page, and nearly
-/// every one reads the same in all editions). Each distinct text of a page is one
-/// SharedText (a page repeats its bonuses and notes from step to step).
+/// every one reads the same in all editions). A repeated cell or note shares its first
+/// copy's SharedText; an edition that reads as another shares that one's.
 struct Variants {
   SharedText text;  ///< the default edition's wording (C2)
   SharedText c1, c2, we;  ///< set only when not `uniform`

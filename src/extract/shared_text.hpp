@@ -1,7 +1,7 @@
 // SharedText: an immutable string that the records repeating it hold once. Every rule of
 // a block carries its section, phase, round, step and block names, its page and file, and
 // a condition that a table's rows share; every points entry copies the words of an
-// expression found once per text; a page repeats its rule texts and notes. As separate
+// expression found once per text; a repeated cell or note shares its first copy's. As separate
 // strings those were most of a page's allocations in extraction, each read cold again
 // by the printers.
 #pragma once

@@ -174,12 +174,29 @@ public:
         record->recorded = true;
         record->newlines.clear();
         record->newlines_known = false;  // restoration adds them once it has made them
+        record->tree = nullptr;           // restoration lends it once the run is over
+        record->depth_limited = false;
+        record->headings = 0;
         record_ = record;
       }
       if (known && usable(*known)) {
         known_ = known;
         if (known->newlines_known) known_newlines_ = &known->newlines;
         line_equals_ = find_line_equals(0);
+        // The tree must be of this very text (restored in place, so its offsets hold),
+        // and built without the depth limit cutting anything: from the top level, this
+        // run then meets the limit exactly where that one did, nowhere. Its arena becomes
+        // this tree's: the nodes taken stay where they are, the others are left unlinked.
+        Tree* t = known->tree;
+        if (t && !known->depth_limited && t->source.data() == text.data() && t->source.size() == n_ &&
+            t->root < t->nodes.size() && !t->for_inclusion) {
+          known_child_ = t->nodes[t->root].first_child;
+          known_headings_ = known->headings;
+          tree_.nodes.swap(t->nodes);
+          tree_.extension_tags.swap(t->extension_tags);
+          t->root = kNoNode;
+          taking_nodes_ = known_child_ != kNoNode;
+        }
       }
     }
   }
@@ -373,6 +390,13 @@ private:
       spans.push_back({b, e});
   }
   void take_known_text();
+  bool take_known_node();
+  void find_headings(NodeId id) {
+    for (NodeId c = at(id).first_child; c != kNoNode; c = at(c).next_sibling) {
+      if (at(c).kind == NodeKind::Heading) taken_headings_.push_back(c);
+      find_headings(c);
+    }
+  }
 
   // --- the cases of the main loop ---
   void on_angle();
@@ -498,6 +522,11 @@ private:
   std::uint32_t line_equals_ = 0;     // find_line_equals() at or after i_ (once i_ is past, again)
   const std::vector<std::uint32_t>* known_newlines_ = nullptr;  // the newlines of known_, if it has them
   std::size_t newline_at_ = 0;        // the first of them find_line_equals() has not passed
+  // PlainRuns::tree's nodes, in this arena, while one of its top-level nodes is ahead.
+  bool taking_nodes_ = false;
+  NodeId known_child_ = kNoNode;      // the first of those top-level nodes not behind i_
+  std::uint32_t known_headings_ = 0;  // PlainRuns::headings
+  std::vector<NodeId> taken_headings_;  // the headings under a node taken, to be numbered
 };
 
 // With nothing open at i_ inside a known plain span, the scan over the rest of that span
@@ -533,6 +562,45 @@ void Builder::take_known_text() {
     add_literal(root_, i_, end);
     i_ = end;
   }
+}
+
+// With nothing open, at a `{{` or `{{{` where the known tree has a template or argument
+// opened by exactly these braces: the scan from here would push the piece and decide
+// every byte up to its close from the node's own bytes, as the run that built the known
+// tree did (no blank in it became a newline; the depth limit was never met there), so
+// the node is copied instead. Only what looks outside the node is decided here: its
+// lineStart (a newline may now precede it) and its headings' numbers (MediaWiki counts
+// every heading of the page, and there may be more before it now).
+bool Builder::take_known_node() {
+  while (known_child_ != kNoNode && at(known_child_).span.begin < i_) known_child_ = at(known_child_).next_sibling;
+  if (known_child_ == kNoNode) {
+    taking_nodes_ = false;
+    return false;
+  }
+  const NodeId id = known_child_;
+  Node& n = at(id);
+  if (n.span.begin != i_ || (n.kind != NodeKind::Template && n.kind != NodeKind::Argument) || n.span.end > n_)
+    return false;
+  // A brace or '-' before it would make the opening run longer or language conversion.
+  const std::uint32_t count = n.kind == NodeKind::Template ? 2 : 3;
+  if ((i_ > 0 && (s_[i_ - 1] == '{' || s_[i_ - 1] == '-')) || span_of('{', i_, count + 1) != count) return false;
+  known_child_ = n.next_sibling;
+  n.next_sibling = kNoNode;
+  n.line_start = i_ > 0 && s_[i_ - 1] == '\n';
+  i_ = n.span.end;
+  if (known_headings_ > 0) {
+    // Their numbers were given in one unbroken run while the node was open.
+    taken_headings_.clear();
+    find_headings(id);
+    if (!taken_headings_.empty()) {
+      std::uint32_t lowest = ~std::uint32_t{0};
+      for (NodeId h : taken_headings_) lowest = std::min(lowest, at(h).index);
+      for (NodeId h : taken_headings_) at(h).index = at(h).index - lowest + heading_index_;
+      heading_index_ += static_cast<std::uint32_t>(taken_headings_.size());
+    }
+  }
+  append(accum(), id);
+  return true;
 }
 
 // The first byte at or after `from` that the main loop must act on in the state whose
@@ -660,6 +728,7 @@ Tree Builder::run() {
     } else if (c == '-' && c2 == '{' && options_.language_conversion) {
       on_open(true);
     } else if (c == '{' || c == '[') {
+      if (c == '{' && taking_nodes_ && stack_.empty() && take_known_node()) continue;
       on_open(false);
     } else {
       // '-' not before '{', '}' not closing anything: plain text.
@@ -1082,6 +1151,10 @@ void Builder::finish() {
   NodeId root = make(NodeKind::Root, 0, n_);
   adopt(root, root_);
   tree_.root = root;
+  if (record_) {
+    record_->depth_limited = depth_reported_;
+    record_->headings = heading_index_ - 1;
+  }
 }
 
 }  // namespace

@@ -67,6 +67,16 @@ struct PlainRuns {
   /// instead of each scanning the page again for newlines.
   std::vector<std::uint32_t> newlines;
   bool newlines_known = false;
+  /// The tree the spans were recorded with, when its caller keeps it (restoration does,
+  /// for the page it restored in place), or null. It may be lent only if no blank that
+  /// became a newline is in a template or argument at its top level (restoration turns
+  /// only top-level text into newlines). Such a node is then the same bytes, and MediaWiki's scan decides
+  /// its inside from its own bytes alone: the run over the restored page takes such a
+  /// node as it is (only its lineStart and heading numbers are decided anew). That run
+  /// takes the tree's node arena for its own, leaving the tree empty.
+  Tree* tree = nullptr;
+  bool depth_limited = false;   ///< the run that recorded them met kMaxStackDepth
+  std::uint32_t headings = 0;   ///< headings (<h>, <possible-h>) in that run's tree
 };
 
 /// Builds the tree of `text`. The tree refers to `text`, which must outlive it.

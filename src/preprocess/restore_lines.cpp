@@ -525,6 +525,10 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   if (result.inserted > 0) result.plain_runs = {};
   spare_flat = std::move(flat);
   spare_tree = std::move(tree);
+  // Restored in place with nothing inserted, the page is the text this tree was built
+  // on: the run over the restored page takes its templates from it. It stays here
+  // until the thread restores another page, and that run checks it is of its text.
+  if (in_place && result.plain_runs.recorded) result.plain_runs.tree = &spare_tree;
   if (diagnostics.sink)
     diagnostics.sink->warning(diagnostics.file, {1, 1},
                               "page text has its newlines collapsed into spaces; restored " +

@@ -2078,17 +2078,22 @@ Collected& PageExtractor::scratch(std::size_t level) {
 
 bool PageExtractor::projection_on_path(NodeId id) {
   if (conditions_.projection_only.empty()) return false;
-  if (projection_above_.empty()) projection_above_.assign(doc_.size(), -1);
+  // The nodes in projection_only are marked once, so that the walk up from a rule stops
+  // at the first node answered or marked without a search of the map for every node on
+  // its way (each rule's row and cells are new to it).
+  if (projection_above_.empty()) {
+    projection_above_.assign(doc_.size(), -1);
+    for (const auto& entry : conditions_.projection_only)
+      if (entry.first < projection_above_.size()) projection_above_[entry.first] = 1;
+  }
   auto& chain = projection_chain_;
   chain.clear();
   NodeId a = id;
   for (; a != kNoNode && projection_above_[a] < 0; a = doc_.node(a).parent) chain.push_back(a);
-  bool above = a != kNoNode && projection_above_[a] > 0;
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    above = above || conditions_.projection_only.count(*it) > 0;
-    projection_above_[*it] = above ? 1 : 0;
-  }
-  return above;
+  // No node on the chain is marked: each has the answer of the node where it stopped.
+  const std::int8_t above = a != kNoNode && projection_above_[a] > 0 ? 1 : 0;
+  for (NodeId x : chain) projection_above_[x] = above;
+  return above > 0;
 }
 
 void PageExtractor::count_use(std::string_view reason, std::size_t n) {

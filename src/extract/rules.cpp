@@ -725,6 +725,15 @@ private:
     return k == NodeKind::Heading || k == NodeKind::Table || k == NodeKind::TableRow || k == NodeKind::TableCell ||
            k == NodeKind::SemanticTemplate || k == NodeKind::Element || k == NodeKind::Paragraph;
   }
+  /// Whether the subtree of `n`, whose own kind visit() passes by, holds nothing else:
+  /// no children, or only leaves of such kinds.
+  bool passed_by(const Node& n) const {
+    for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) {
+      const Node& kn = doc_.node(k);
+      if (kn.first_child != kNoNode || visit_matters(kn.kind)) return false;
+    }
+    return true;
+  }
   /// Pops the rule and block that `id` opened, if any: asked of every node the walk enters,
   /// so inline (as a call it cost more than its two tests).
   [[gnu::always_inline]] inline void leave(NodeId id);
@@ -1167,9 +1176,11 @@ void PageExtractor::walk(NodeId id, int depth) {
   }
   for (NodeId c = doc_.node(id).first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
     // A leaf that visit() passes by (text, entities, links without a caption…) does
-    // nothing there or in leave(); a third of a page's nodes are such.
+    // nothing there or in leave(); a third of a page's nodes are such. So does a node
+    // of such a kind whose children are all such leaves (a bold run of text: a page
+    // has hundreds), which costs a look at its children rather than a call.
     const Node& cn = doc_.node(c);
-    if (cn.first_child == kNoNode && depth < 400 && !visit_matters(cn.kind)) continue;
+    if (depth + 1 < 400 && !visit_matters(cn.kind) && passed_by(cn)) continue;
     walk(c, depth + 1);
   }
   leave(id);

@@ -865,6 +865,9 @@ private:
     return f.known ? f : compute_facts(n);  // asked of a node many times: the hit inline
   }
   const ClassFacts& compute_facts(const Node& n) const;
+  /// compute_facts' answers by the class attribute's value (a view into the page's
+  /// text), for the page.
+  mutable select::ProbeTable<std::pair<std::string_view, ClassFacts>> class_facts_{SIZE_MAX};
   [[gnu::noinline]] void add_class_facts(std::string_view value, ClassFacts& f) const;
   bool is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
   std::string kind_of(const Node& cell) const;
@@ -1199,7 +1202,15 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
   std::string_view value = attr->value;
   // Most class attributes on a page are one short show… class (showC1, solid, dotted).
   if (value.size() < m_.shortest_class) return f;
+  // A page writes a few class lists on many nodes ("scoringFeature", "wica-white-box"):
+  // each list is split and looked up once, its facts then found by the list's text.
+  const std::uint64_t h = text_hash(value);
+  if (const auto* seen = class_facts_.find(h, [value](const auto& e) { return e.first == value; })) {
+    f = seen->second;
+    return f;
+  }
   add_class_facts(value, f);
+  class_facts_.insert(h, {value, f});
   return f;
 }
 

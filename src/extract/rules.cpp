@@ -725,6 +725,15 @@ private:
     return k == NodeKind::Heading || k == NodeKind::Table || k == NodeKind::TableRow || k == NodeKind::TableCell ||
            k == NodeKind::SemanticTemplate || k == NodeKind::Element || k == NodeKind::Paragraph;
   }
+  /// Whether the subtree of `n`, whose own kind visit() passes by, holds nothing else:
+  /// no children, or only leaves of such kinds.
+  bool passed_by(const Node& n) const {
+    for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) {
+      const Node& kn = doc_.node(k);
+      if (kn.first_child != kNoNode || visit_matters(kn.kind)) return false;
+    }
+    return true;
+  }
   /// Pops the rule and block that `id` opened, if any: asked of every node the walk enters,
   /// so inline (as a call it cost more than its two tests).
   [[gnu::always_inline]] inline void leave(NodeId id);
@@ -856,6 +865,9 @@ private:
     return f.known ? f : compute_facts(n);  // asked of a node many times: the hit inline
   }
   const ClassFacts& compute_facts(const Node& n) const;
+  /// compute_facts' answers by the class attribute's value (a view into the page's
+  /// text), for the page.
+  mutable select::ProbeTable<std::pair<std::string_view, ClassFacts>> class_facts_{SIZE_MAX};
   [[gnu::noinline]] void add_class_facts(std::string_view value, ClassFacts& f) const;
   bool is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
   std::string kind_of(const Node& cell) const;
@@ -1167,9 +1179,11 @@ void PageExtractor::walk(NodeId id, int depth) {
   }
   for (NodeId c = doc_.node(id).first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
     // A leaf that visit() passes by (text, entities, links without a caption…) does
-    // nothing there or in leave(); a third of a page's nodes are such.
+    // nothing there or in leave(); a third of a page's nodes are such. So does a node
+    // of such a kind whose children are all such leaves (a bold run of text: a page
+    // has hundreds), which costs a look at its children rather than a call.
     const Node& cn = doc_.node(c);
-    if (cn.first_child == kNoNode && depth < 400 && !visit_matters(cn.kind)) continue;
+    if (depth + 1 < 400 && !visit_matters(cn.kind) && passed_by(cn)) continue;
     walk(c, depth + 1);
   }
   leave(id);
@@ -1188,7 +1202,15 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
   std::string_view value = attr->value;
   // Most class attributes on a page are one short show… class (showC1, solid, dotted).
   if (value.size() < m_.shortest_class) return f;
+  // A page writes a few class lists on many nodes ("scoringFeature", "wica-white-box"):
+  // each list is split and looked up once, its facts then found by the list's text.
+  const std::uint64_t h = text_hash(value);
+  if (const auto* seen = class_facts_.find(h, [value](const auto& e) { return e.first == value; })) {
+    f = seen->second;
+    return f;
+  }
   add_class_facts(value, f);
+  class_facts_.insert(h, {value, f});
   return f;
 }
 
@@ -2078,17 +2100,22 @@ Collected& PageExtractor::scratch(std::size_t level) {
 
 bool PageExtractor::projection_on_path(NodeId id) {
   if (conditions_.projection_only.empty()) return false;
-  if (projection_above_.empty()) projection_above_.assign(doc_.size(), -1);
+  // The nodes in projection_only are marked once, so that the walk up from a rule stops
+  // at the first node answered or marked without a search of the map for every node on
+  // its way (each rule's row and cells are new to it).
+  if (projection_above_.empty()) {
+    projection_above_.assign(doc_.size(), -1);
+    for (const auto& entry : conditions_.projection_only)
+      if (entry.first < projection_above_.size()) projection_above_[entry.first] = 1;
+  }
   auto& chain = projection_chain_;
   chain.clear();
   NodeId a = id;
   for (; a != kNoNode && projection_above_[a] < 0; a = doc_.node(a).parent) chain.push_back(a);
-  bool above = a != kNoNode && projection_above_[a] > 0;
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    above = above || conditions_.projection_only.count(*it) > 0;
-    projection_above_[*it] = above ? 1 : 0;
-  }
-  return above;
+  // No node on the chain is marked: each has the answer of the node where it stopped.
+  const std::int8_t above = a != kNoNode && projection_above_[a] > 0 ? 1 : 0;
+  for (NodeId x : chain) projection_above_[x] = above;
+  return above > 0;
 }
 
 void PageExtractor::count_use(std::string_view reason, std::size_t n) {

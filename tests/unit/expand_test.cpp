@@ -61,6 +61,7 @@ TEST_CASE("#ifexpr truthiness follows ParserFunctions::ifexpr") {
 #include "expand/expander.hpp"
 #include "ingest/input.hpp"
 #include "parse/from_expansion.hpp"
+#include "parse/printer.hpp"
 
 namespace {
 struct Expanded {
@@ -220,6 +221,47 @@ TEST_CASE("provenance: text after a semantic marker or a call's output maps byte
   auto after = m.locate_offset(4);
   CHECK(after.at.line == 1);
   CHECK(after.at.column == 13);
+}
+
+TEST_CASE("parse_expansion finds semantic markers by their numbers, and by search when unnumbered") {
+  using namespace wikic;
+  auto e = expand_with("Page",
+                       "{{ScoringRow|description=d {{Feature|name=Well}}|rules=r {{Feature|name=Road}}}}\n"
+                       "{{Feature|name=City}} <span>x\n",
+                       {});
+  expand::Expansion& r = e.result;
+  REQUIRE(r.semantic.size() == 4);  // the two nested Features first, then the row, then City
+  // Text that merely looks like a marker: lowercase digits, a number past the last node,
+  // a cut-off marker at the very end. None is a node.
+  const std::string prefix(expand::kMarkerPrefix), suffix(expand::kMarkerSuffix);
+  r.text += prefix + "0000000a" + suffix + prefix + "000000FF" + suffix + prefix + "0000000";
+  support::DiagnosticSink sink;
+  parse::ParseOptions options;
+  auto numbered = parse::parse_expansion(r, sink, options);
+  const std::string expected = parse::to_sexpr(numbered);
+  std::size_t semantic_nodes = 0;
+  for (parse::NodeId id = 0; id < numbered.size(); ++id)
+    semantic_nodes += numbered.node(id).kind == parse::NodeKind::SemanticTemplate;
+  CHECK(semantic_nodes == 4);
+  CHECK(sink.warnings() == 1);  // the unclosed <span>, located through the expansion
+  CHECK(sink.all()[0].file == "page.wiki#Page");
+  CHECK(sink.all()[0].where.line == 2);
+  CHECK(sink.all()[0].where.column == 23);
+
+  // The same expansion with the row's and City's markers swapped (an expansion whose
+  // markers do not carry their node's number) parses to the same document.
+  std::string& row = r.semantic[2].marker;
+  std::string& city = r.semantic[3].marker;
+  const std::size_t row_at = r.text.find(row), city_at = r.text.find(city);
+  REQUIRE(row_at != std::string::npos);
+  REQUIRE(city_at != std::string::npos);
+  r.text.replace(row_at, row.size(), city);
+  r.text.replace(city_at, city.size(), row);
+  std::swap(row, city);
+  support::DiagnosticSink searched_sink;
+  auto searched = parse::parse_expansion(r, searched_sink, options);
+  CHECK(parse::to_sexpr(searched) == expected);
+  CHECK(searched_sink.warnings() == 1);
 }
 
 TEST_CASE("Translate markup is transparent and its units are kept as regions") {

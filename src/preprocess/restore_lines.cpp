@@ -189,12 +189,28 @@ bool looks_like_attributes(const char* p, const char* end) {
 
 enum class Line { Text, TableStart, Row, Caption, Cell, Header, TableEnd };
 
+/// A line start to make in the page: the blank before it becomes the newline, or one is
+/// inserted there.
+struct Edit {
+  std::uint32_t at;   // source offset of the byte the new line starts with
+  bool blank_before;  // the blank before it becomes the newline (else one is inserted)
+};
+
 class Scanner {
 public:
   /// `links`: the `[[…]]` the preprocess run took whole as text (PlainRuns::links).
-  Scanner(const Tree& tree, const Flat& flat, const std::vector<support::Span>& links)
-      : tree_(tree), f_(flat.chars), flat_(flat), links_taken_(links) {}
-  std::vector<std::uint32_t> breaks;  // flat positions that must start a line
+  /// `out`: any array, emptied, then filled with the line starts found.
+  Scanner(const Tree& tree, const Flat& flat, const std::vector<support::Span>& links, std::vector<Edit>& out)
+      : edits(out), tree_(tree), f_(flat.chars), flat_(flat), links_taken_(links) {
+    edits.clear();
+  }
+  // The line starts as page edits, made as each is found: turning flat positions into
+  // source offsets in a pass of their own cost as much per break as finding it. In order
+  // of `at` and each once, unless `unsorted` (a break made ahead of the scan, then one
+  // before it; a flat position and the source offset it maps to order alike).
+  std::vector<Edit>& edits;
+  bool unsorted = false;
+  std::size_t replaced = 0;  // edits with blank_before
 
   void run() {
     std::size_t n = f_.size();
@@ -280,7 +296,32 @@ private:
   }
   char at(std::size_t k) const { return k < f_.size() ? f_[k] : '\0'; }
   void line_break(std::size_t k) {
-    if (k > 0 && f_[k - 1] != '\n') breaks.push_back(static_cast<std::uint32_t>(k));
+    if (k == 0 || f_[k - 1] == '\n') return;
+    // The run holding k, by a cursor of its own: breaks come in order, and
+    // flat_.run_at()'s hint follows the scan's other questions.
+    const std::vector<Run>& runs = flat_.runs;
+    if (k < runs[break_run_].flat) break_run_ = static_cast<std::size_t>(&flat_.run_at(k) - runs.data());
+    while (break_run_ + 1 < runs.size() && runs[break_run_ + 1].flat <= k) ++break_run_;
+    const Run& run = runs[break_run_];
+    const std::uint32_t at = run.node == kNoNode ? run.source + static_cast<std::uint32_t>(k - run.flat) : run.source;
+    if (!edits.empty() && edits.back().at >= at) {
+      if (edits.back().at == at) return;  // found twice: one edit
+      unsorted = true;
+    }
+    // The blank before k is the page's byte before `at` when both are in one text run
+    // (a placeholder run is one byte: k is then its start), or the last of the text run
+    // before and adjacent to it in the page.
+    bool blank_before = false;
+    if (is_space(f_[k - 1])) {
+      if (k > run.flat) {
+        blank_before = true;
+      } else {
+        const Run& before = (&run)[-1];
+        blank_before = before.node == kNoNode && before.source + (k - 1 - before.flat) + 1 == at;
+      }
+    }
+    edits.push_back({at, blank_before});
+    replaced += blank_before ? 1 : 0;
   }
   void new_cell(std::size_t content, Line kind) {
     line_ = kind;
@@ -407,6 +448,7 @@ private:
   const Flat& flat_;
   const std::vector<support::Span>& links_taken_;
   std::size_t next_link_ = 0;  // the first of links_taken_ not yet behind the scan
+  std::size_t break_run_ = 0;  // the run of the last line break
   int depth_ = 0;
   int links_ = 0;
   Line line_ = Line::Text;
@@ -437,47 +479,20 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   flat.hint_ = 0;
   flat.chars.reserve(text.size());
   flatten(tree, tree.root, flat);
-  Scanner scanner(tree, flat, result.plain_runs.links);
+  thread_local std::vector<Edit> spare_edits;
+  std::vector<Edit> edits = std::move(spare_edits);
+  Scanner scanner(tree, flat, result.plain_runs.links, edits);
   scanner.run();
-  // The scanner finds its breaks in order but for a few a heading or table end adds
-  // ahead of its position; sorting what is already sorted cost more than the check.
-  std::vector<std::uint32_t>& breaks = scanner.breaks;
-  if (!std::is_sorted(breaks.begin(), breaks.end())) std::sort(breaks.begin(), breaks.end());
-
-  // Turn the blank before each line start into '\n'; insert one where there is none.
-  // A break found twice is one edit. The arrays are filled by index (sized for every
-  // break first): there is one entry per break of a page, and the growth checks of
-  // appending cost about as much as the rest of the work per break.
-  struct Edit {
-    std::uint32_t at;   // the byte the new line starts with
-    bool blank_before;  // the blank before it becomes the newline (else one is inserted)
-  };
-  std::vector<Edit> edits(breaks.size());
-  std::size_t count = 0;
-  std::size_t r = 0;
-  for (std::size_t b = 0; b < breaks.size(); ++b) {
-    const std::uint32_t k = breaks[b];
-    if (b > 0 && k == breaks[b - 1]) continue;
-    // One run per break, found by walking the runs along with the breaks (both are in
-    // order; a search per break cost more than the walk): the byte before k is in the
-    // same run (then a text run, as a placeholder run is one byte long) or ends the run
-    // before it.
-    while (r + 1 < flat.runs.size() && flat.runs[r + 1].flat <= k) ++r;
-    const Run& run = flat.runs[r];
-    std::uint32_t at = run.node == kNoNode ? run.source + (k - run.flat) : run.source;
-    bool blank_before = false;
-    if (k > 0 && is_space(flat.chars[k - 1])) {
-      if (k > run.flat) {
-        blank_before = true;
-      } else {
-        const Run& before = flat.runs[r - 1];
-        blank_before = before.node == kNoNode && before.source + (k - 1 - before.flat) + 1 == at;
-      }
-    }
-    edits[count++] = {at, blank_before};
-    result.replaced += blank_before ? 1 : 0;
+  result.replaced = scanner.replaced;
+  if (scanner.unsorted) {
+    // Rare enough that sorting then, rather than checking for it after every page, pays.
+    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.at < b.at; });
+    edits.erase(std::unique(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.at == b.at; }),
+                edits.end());
+    result.replaced = 0;
+    for (const Edit& e : edits) result.replaced += e.blank_before ? 1 : 0;
   }
-  edits.resize(count);
+  const std::size_t count = edits.size();
   result.inserted = count - result.replaced;
   if (result.inserted == 0) {
     // The restored text's newlines are the page's own (a collapsed page has almost none)
@@ -524,6 +539,7 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   result.restored = true;
   if (result.inserted > 0) result.plain_runs = {};
   spare_flat = std::move(flat);
+  spare_edits = std::move(edits);
   spare_tree = std::move(tree);
   // Restored in place with nothing inserted, the page is the text this tree was built
   // on: the run over the restored page takes its templates from it. It stays here

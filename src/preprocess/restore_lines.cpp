@@ -77,26 +77,11 @@ struct Run {
 struct Flat {
   std::string chars;      // text bytes, kPlaceholder for an opaque node
   std::vector<Run> runs;  // in flat order; runs[0].flat == 0
-  mutable std::size_t hint_ = 0;  // the run run_at() found last
 
-  /// The run holding flat position k. Callers ask in (nearly) increasing order, so the
-  /// last answer and its neighbours are tried before a binary search.
+  /// The run holding flat position k (the scanner walks to most from the last it found).
   const Run& run_at(std::size_t k) const {
-    std::size_t h = hint_;
-    if (h < runs.size() && runs[h].flat <= k) {
-      if (h + 1 == runs.size() || k < runs[h + 1].flat) return runs[h];
-      if (h + 2 == runs.size() || k < runs[h + 2].flat) return runs[hint_ = h + 1];
-    } else if (h > 0 && h < runs.size() && runs[h - 1].flat <= k) {
-      return runs[hint_ = h - 1];  // the byte before a line start, asked right after it
-    }
     auto it = std::upper_bound(runs.begin(), runs.end(), k, [](std::size_t v, const Run& r) { return v < r.flat; });
-    hint_ = static_cast<std::size_t>(it - runs.begin()) - 1;
-    return runs[hint_];
-  }
-  NodeId node_at(std::size_t k) const { return run_at(k).node; }
-  std::uint32_t from(std::size_t k) const {
-    const Run& r = run_at(k);
-    return r.node == kNoNode ? r.source + static_cast<std::uint32_t>(k - r.flat) : r.source;
+    return *(it - 1);
   }
 };
 
@@ -262,7 +247,7 @@ public:
       // only folds onto a stop end as text in every case below that does not match.
       if (c == kPlaceholder) {
         // A literal \x01 in the page is text: only flat positions made for a node count.
-        if (flat_.node_at(i) != kNoNode) on_node(i);
+        if (const Run& run = run_from(scan_run_, i); run.node != kNoNode) on_node(run.node, i);
         ++i;
         continue;
       }
@@ -296,7 +281,8 @@ private:
   std::size_t link(std::size_t i) {
     const auto& links = links_taken_;
     if (next_link_ < links.size()) {
-      const std::uint32_t source = flat_.from(i);
+      const Run& run = run_from(scan_run_, i);
+      const std::uint32_t source = run.source + static_cast<std::uint32_t>(i - run.flat);
       while (next_link_ < links.size() && links[next_link_].begin < source) ++next_link_;
       // Such a link is text inside one top-level text run, where flat and source
       // offsets advance together.
@@ -308,15 +294,19 @@ private:
     ++links_;
     return i + 2;
   }
+  // The run holding flat position k, walked to from `cursor` (the run of the last
+  // question of its kind): the scan asks in increasing order, and so do the breaks, a
+  // little ahead of it at times. A binary search per question cost more than the walk.
+  const Run& run_from(std::size_t& cursor, std::size_t k) const {
+    const std::vector<Run>& runs = flat_.runs;
+    if (k < runs[cursor].flat) cursor = static_cast<std::size_t>(&flat_.run_at(k) - runs.data());
+    while (cursor + 1 < runs.size() && runs[cursor + 1].flat <= k) ++cursor;
+    return runs[cursor];
+  }
   char at(std::size_t k) const { return k < f_.size() ? f_[k] : '\0'; }
   void line_break(std::size_t k) {
     if (k == 0 || f_[k - 1] == '\n') return;
-    // The run holding k, by a cursor of its own: breaks come in order, and
-    // flat_.run_at()'s hint follows the scan's other questions.
-    const std::vector<Run>& runs = flat_.runs;
-    if (k < runs[break_run_].flat) break_run_ = static_cast<std::size_t>(&flat_.run_at(k) - runs.data());
-    while (break_run_ + 1 < runs.size() && runs[break_run_ + 1].flat <= k) ++break_run_;
-    const Run& run = runs[break_run_];
+    const Run& run = run_from(break_run_, k);
     const std::uint32_t at = run.node == kNoNode ? run.source + static_cast<std::uint32_t>(k - run.flat) : run.source;
     if (!edits.empty() && edits.back().at >= at) {
       if (edits.back().at == at) return;  // found twice: one edit
@@ -343,8 +333,8 @@ private:
     cell_attributes_seen_ = false;
   }
 
-  void on_node(std::size_t k) {
-    const Node& n = tree_.node(flat_.node_at(k));
+  void on_node(NodeId id, std::size_t k) {
+    const Node& n = tree_.node(id);
     if (depth_ == 0 || links_ > 0 || n.kind != NodeKind::Template) return;
     // A block-style call (`{{Name |…`, as row templates are written) directly in a table
     // expands to rows, which only work from a line start.
@@ -462,6 +452,7 @@ private:
   const Flat& flat_;
   const std::vector<support::Span>& links_taken_;
   std::size_t next_link_ = 0;  // the first of links_taken_ not yet behind the scan
+  std::size_t scan_run_ = 0;   // the run of the last placeholder or `[[` the scan met
   std::size_t break_run_ = 0;  // the run of the last line break
   int depth_ = 0;
   int links_ = 0;
@@ -490,7 +481,6 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   Flat flat = std::move(spare_flat);
   flat.chars.clear();
   flat.runs.clear();
-  flat.hint_ = 0;
   flat.chars.reserve(text.size());
   flatten(tree, tree.root, flat);
   thread_local std::vector<Edit> spare_edits;

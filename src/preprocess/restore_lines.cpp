@@ -77,26 +77,11 @@ struct Run {
 struct Flat {
   std::string chars;      // text bytes, kPlaceholder for an opaque node
   std::vector<Run> runs;  // in flat order; runs[0].flat == 0
-  mutable std::size_t hint_ = 0;  // the run run_at() found last
 
-  /// The run holding flat position k. Callers ask in (nearly) increasing order, so the
-  /// last answer and its neighbours are tried before a binary search.
+  /// The run holding flat position k (the scanner walks to most from the last it found).
   const Run& run_at(std::size_t k) const {
-    std::size_t h = hint_;
-    if (h < runs.size() && runs[h].flat <= k) {
-      if (h + 1 == runs.size() || k < runs[h + 1].flat) return runs[h];
-      if (h + 2 == runs.size() || k < runs[h + 2].flat) return runs[hint_ = h + 1];
-    } else if (h > 0 && h < runs.size() && runs[h - 1].flat <= k) {
-      return runs[hint_ = h - 1];  // the byte before a line start, asked right after it
-    }
     auto it = std::upper_bound(runs.begin(), runs.end(), k, [](std::size_t v, const Run& r) { return v < r.flat; });
-    hint_ = static_cast<std::size_t>(it - runs.begin()) - 1;
-    return runs[hint_];
-  }
-  NodeId node_at(std::size_t k) const { return run_at(k).node; }
-  std::uint32_t from(std::size_t k) const {
-    const Run& r = run_at(k);
-    return r.node == kNoNode ? r.source + static_cast<std::uint32_t>(k - r.flat) : r.source;
+    return *(it - 1);
   }
 };
 
@@ -155,7 +140,9 @@ constexpr std::array<std::uint8_t, 256> kAttributeClass = [] {
 // [p, end) is the cell's text so far and *end the '|' after it: that byte is neither a
 // blank, a name byte, '=' nor a quote, so it ends those runs without a bound check (most
 // calls do match, and walk every byte of the attributes).
-bool looks_like_attributes(const char* p, const char* end) {
+// `readable`: the end of the flat text, up to which a quoted value is searched sixteen
+// bytes at a time (a hit at or after `end` is no close).
+bool looks_like_attributes(const char* p, const char* end, const char* readable) {
   // At least one name=value pair: bare words before a '|' ("Caption text | …") are far
   // more often the end of a collapsed cell than valueless attributes.
   std::size_t names = 0, valued = 0;
@@ -173,8 +160,20 @@ bool looks_like_attributes(const char* p, const char* end) {
       ++valued;
       while (is(*p, kBlank)) ++p;
       if (*p == '"' || *p == '\'') {
-        // Quoted values are a few bytes: a loop costs less than a call to memchr.
+        // Quoted values are a dozen bytes or two (`style="text-align:center"`): one block
+        // compare finds most closes, where a call to memchr cost more than a byte loop.
         const char q = *p++;
+#ifdef __SSE2__
+        const __m128i quote = _mm_set1_epi8(q);
+        for (; p + 16 <= readable && p < end; p += 16) {
+          __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+          if (int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(v, quote))) {
+            p += __builtin_ctz(mask);
+            break;
+          }
+        }
+        if (p >= end) return false;
+#endif
         while (p < end && *p != q) ++p;
         if (p == end) return false;
         ++p;
@@ -189,12 +188,28 @@ bool looks_like_attributes(const char* p, const char* end) {
 
 enum class Line { Text, TableStart, Row, Caption, Cell, Header, TableEnd };
 
+/// A line start to make in the page: the blank before it becomes the newline, or one is
+/// inserted there.
+struct Edit {
+  std::uint32_t at;   // source offset of the byte the new line starts with
+  bool blank_before;  // the blank before it becomes the newline (else one is inserted)
+};
+
 class Scanner {
 public:
   /// `links`: the `[[…]]` the preprocess run took whole as text (PlainRuns::links).
-  Scanner(const Tree& tree, const Flat& flat, const std::vector<support::Span>& links)
-      : tree_(tree), f_(flat.chars), flat_(flat), links_taken_(links) {}
-  std::vector<std::uint32_t> breaks;  // flat positions that must start a line
+  /// `out`: any array, emptied, then filled with the line starts found.
+  Scanner(const Tree& tree, const Flat& flat, const std::vector<support::Span>& links, std::vector<Edit>& out)
+      : edits(out), tree_(tree), f_(flat.chars), flat_(flat), links_taken_(links) {
+    edits.clear();
+  }
+  // The line starts as page edits, made as each is found: turning flat positions into
+  // source offsets in a pass of their own cost as much per break as finding it. In order
+  // of `at` and each once, unless `unsorted` (a break made ahead of the scan, then one
+  // before it; a flat position and the source offset it maps to order alike).
+  std::vector<Edit>& edits;
+  bool unsorted = false;
+  std::size_t replaced = 0;  // edits with blank_before
 
   void run() {
     std::size_t n = f_.size();
@@ -232,7 +247,7 @@ public:
       // only folds onto a stop end as text in every case below that does not match.
       if (c == kPlaceholder) {
         // A literal \x01 in the page is text: only flat positions made for a node count.
-        if (flat_.node_at(i) != kNoNode) on_node(i);
+        if (const Run& run = run_from(scan_run_, i); run.node != kNoNode) on_node(run.node, i);
         ++i;
         continue;
       }
@@ -266,7 +281,8 @@ private:
   std::size_t link(std::size_t i) {
     const auto& links = links_taken_;
     if (next_link_ < links.size()) {
-      const std::uint32_t source = flat_.from(i);
+      const Run& run = run_from(scan_run_, i);
+      const std::uint32_t source = run.source + static_cast<std::uint32_t>(i - run.flat);
       while (next_link_ < links.size() && links[next_link_].begin < source) ++next_link_;
       // Such a link is text inside one top-level text run, where flat and source
       // offsets advance together.
@@ -278,9 +294,38 @@ private:
     ++links_;
     return i + 2;
   }
+  // The run holding flat position k, walked to from `cursor` (the run of the last
+  // question of its kind): the scan asks in increasing order, and so do the breaks, a
+  // little ahead of it at times. A binary search per question cost more than the walk.
+  const Run& run_from(std::size_t& cursor, std::size_t k) const {
+    const std::vector<Run>& runs = flat_.runs;
+    if (k < runs[cursor].flat) cursor = static_cast<std::size_t>(&flat_.run_at(k) - runs.data());
+    while (cursor + 1 < runs.size() && runs[cursor + 1].flat <= k) ++cursor;
+    return runs[cursor];
+  }
   char at(std::size_t k) const { return k < f_.size() ? f_[k] : '\0'; }
   void line_break(std::size_t k) {
-    if (k > 0 && f_[k - 1] != '\n') breaks.push_back(static_cast<std::uint32_t>(k));
+    if (k == 0 || f_[k - 1] == '\n') return;
+    const Run& run = run_from(break_run_, k);
+    const std::uint32_t at = run.node == kNoNode ? run.source + static_cast<std::uint32_t>(k - run.flat) : run.source;
+    if (!edits.empty() && edits.back().at >= at) {
+      if (edits.back().at == at) return;  // found twice: one edit
+      unsorted = true;
+    }
+    // The blank before k is the page's byte before `at` when both are in one text run
+    // (a placeholder run is one byte: k is then its start), or the last of the text run
+    // before and adjacent to it in the page.
+    bool blank_before = false;
+    if (is_space(f_[k - 1])) {
+      if (k > run.flat) {
+        blank_before = true;
+      } else {
+        const Run& before = (&run)[-1];
+        blank_before = before.node == kNoNode && before.source + (k - 1 - before.flat) + 1 == at;
+      }
+    }
+    edits.push_back({at, blank_before});
+    replaced += blank_before ? 1 : 0;
   }
   void new_cell(std::size_t content, Line kind) {
     line_ = kind;
@@ -288,8 +333,8 @@ private:
     cell_attributes_seen_ = false;
   }
 
-  void on_node(std::size_t k) {
-    const Node& n = tree_.node(flat_.node_at(k));
+  void on_node(NodeId id, std::size_t k) {
+    const Node& n = tree_.node(id);
     if (depth_ == 0 || links_ > 0 || n.kind != NodeKind::Template) return;
     // A block-style call (`{{Name |…`, as row templates are written) directly in a table
     // expands to rows, which only work from a line start.
@@ -344,7 +389,7 @@ private:
       if (c == '|') {
         bool in_cell = line_ == Line::Cell || line_ == Line::Header || line_ == Line::Caption;
         if (in_cell && !cell_attributes_seen_ &&
-            looks_like_attributes(f_.data() + cell_start_, f_.data() + i)) {
+            looks_like_attributes(f_.data() + cell_start_, f_.data() + i, f_.data() + f_.size())) {
           cell_attributes_seen_ = true;
           return i + 1;
         }
@@ -407,6 +452,8 @@ private:
   const Flat& flat_;
   const std::vector<support::Span>& links_taken_;
   std::size_t next_link_ = 0;  // the first of links_taken_ not yet behind the scan
+  std::size_t scan_run_ = 0;   // the run of the last placeholder or `[[` the scan met
+  std::size_t break_run_ = 0;  // the run of the last line break
   int depth_ = 0;
   int links_ = 0;
   Line line_ = Line::Text;
@@ -434,50 +481,22 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   Flat flat = std::move(spare_flat);
   flat.chars.clear();
   flat.runs.clear();
-  flat.hint_ = 0;
   flat.chars.reserve(text.size());
   flatten(tree, tree.root, flat);
-  Scanner scanner(tree, flat, result.plain_runs.links);
+  thread_local std::vector<Edit> spare_edits;
+  std::vector<Edit> edits = std::move(spare_edits);
+  Scanner scanner(tree, flat, result.plain_runs.links, edits);
   scanner.run();
-  // The scanner finds its breaks in order but for a few a heading or table end adds
-  // ahead of its position; sorting what is already sorted cost more than the check.
-  std::vector<std::uint32_t>& breaks = scanner.breaks;
-  if (!std::is_sorted(breaks.begin(), breaks.end())) std::sort(breaks.begin(), breaks.end());
-
-  // Turn the blank before each line start into '\n'; insert one where there is none.
-  // A break found twice is one edit. The arrays are filled by index (sized for every
-  // break first): there is one entry per break of a page, and the growth checks of
-  // appending cost about as much as the rest of the work per break.
-  struct Edit {
-    std::uint32_t at;   // the byte the new line starts with
-    bool blank_before;  // the blank before it becomes the newline (else one is inserted)
-  };
-  std::vector<Edit> edits(breaks.size());
-  std::size_t count = 0;
-  std::size_t r = 0;
-  for (std::size_t b = 0; b < breaks.size(); ++b) {
-    const std::uint32_t k = breaks[b];
-    if (b > 0 && k == breaks[b - 1]) continue;
-    // One run per break, found by walking the runs along with the breaks (both are in
-    // order; a search per break cost more than the walk): the byte before k is in the
-    // same run (then a text run, as a placeholder run is one byte long) or ends the run
-    // before it.
-    while (r + 1 < flat.runs.size() && flat.runs[r + 1].flat <= k) ++r;
-    const Run& run = flat.runs[r];
-    std::uint32_t at = run.node == kNoNode ? run.source + (k - run.flat) : run.source;
-    bool blank_before = false;
-    if (k > 0 && is_space(flat.chars[k - 1])) {
-      if (k > run.flat) {
-        blank_before = true;
-      } else {
-        const Run& before = flat.runs[r - 1];
-        blank_before = before.node == kNoNode && before.source + (k - 1 - before.flat) + 1 == at;
-      }
-    }
-    edits[count++] = {at, blank_before};
-    result.replaced += blank_before ? 1 : 0;
+  result.replaced = scanner.replaced;
+  if (scanner.unsorted) {
+    // Rare enough that sorting then, rather than checking for it after every page, pays.
+    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.at < b.at; });
+    edits.erase(std::unique(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.at == b.at; }),
+                edits.end());
+    result.replaced = 0;
+    for (const Edit& e : edits) result.replaced += e.blank_before ? 1 : 0;
   }
-  edits.resize(count);
+  const std::size_t count = edits.size();
   result.inserted = count - result.replaced;
   if (result.inserted == 0) {
     // The restored text's newlines are the page's own (a collapsed page has almost none)
@@ -524,6 +543,7 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   result.restored = true;
   if (result.inserted > 0) result.plain_runs = {};
   spare_flat = std::move(flat);
+  spare_edits = std::move(edits);
   spare_tree = std::move(tree);
   // Restored in place with nothing inserted, the page is the text this tree was built
   // on: the run over the restored page takes its templates from it. It stays here

@@ -359,6 +359,29 @@ TEST_CASE("a cell's attributes are told from its text up to the '|' after them")
   }
 }
 
+TEST_CASE("a cell's quoted attribute value closes only before its '|', at any length") {
+  // The close of a quoted value is searched sixteen bytes at a time up to the end of the
+  // page: a quote found after the '|' (in the next cell, or among the last bytes of the
+  // page) does not close it, and the close is found at every offset of a block.
+  auto restored = [](const std::string& original) {
+    std::string collapsed = original;
+    for (char& c : collapsed)
+      if (c == '\n') c = ' ';
+    return restore_lines(collapsed, RestoreMode::Always).text;
+  };
+  for (std::size_t length = 0; length < 40; ++length) {
+    const std::string value(length, 'v');
+    CAPTURE(length);
+    for (const std::string& original :
+         {"{|\n| a=\"" + value + "\" | y\n|}", "{|\n| a=\"" + value + "\n| y \"\n|}",
+          "{|\n| a='" + value + "'\t| y'\n|}", "{|\n| b=1 a='" + value + "\n| z'",
+          "{|\n| b=1 a='" + value + "\n| '"}) {
+      CAPTURE(original);
+      CHECK(restored(original) == original);
+    }
+  }
+}
+
 TEST_CASE("line restoration steps over the links the preprocessor took whole") {
   // A `[[…]]` taken whole as text holds no line start ('|' and '!' in it are link syntax):
   // the scanner jumps from its `[[` to its end. Links not taken whole (a template or an

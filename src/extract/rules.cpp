@@ -2064,8 +2064,13 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       n.kind == NodeKind::ListItem) {
     // tree_conditions already reported the lints; the cell's own class is the rule's.
     if (!(n.kind == NodeKind::TableCell && depth == 0)) {
-      conjoined = select::conjoin(cond, own(id));
-      here = &conjoined;
+      // Most elements have no class: `cond` as it is, without asking conjoin()'s memo.
+      // (An overflowed own condition reads as `true` but makes the product overflowed.)
+      const select::Condition& mine = own(id);
+      if (mine.identity() || mine.overflowed()) {
+        conjoined = select::conjoin(cond, mine);
+        here = &conjoined;
+      }
     }
     if (n.kind == NodeKind::Element && (is_name(n.name, "div") || is_name(n.name, "p") || is_name(n.name, "li")))
       out.runs.emplace_back(" ", cond, shown_in(cond));

@@ -675,7 +675,9 @@ std::uint64_t sampled_hash(std::string_view text) {
 bool blank_or_arrow(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (is_space(s[i])) continue;
-    if (s.compare(i, 3, "\xE2\x86\x92") != 0) return false;
+    // Byte by byte, not a compare() call: parts_of asks this of every run it reads, and
+    // most fail at their first byte.
+    if (s[i] != '\xE2' || s.size() - i < 3 || s[i + 1] != '\x86' || s[i + 2] != '\x92') return false;
     i += 2;
   }
   return true;
@@ -708,7 +710,7 @@ public:
   PageExtractor(const PageInput& in, support::DiagnosticSink& sink)
       : page_(in.page), file_(in.file), restored_(in.restored), expansion_(in.expansion), doc_(in.doc),
         conditions_(in.conditions), locate_(in.locate), sink_(sink), m_(mapping()), v_(select::Vocabulary::builtin()) {
-    true_shown_ = shown_by_vocabulary(select::Condition());
+    true_shown_ = shown_in(select::Condition());
     true_when_ = select::to_string(v_.simplify(select::Condition()));
     page_title_ = page_.title;
     page_file_ = page_.source.file;
@@ -775,20 +777,14 @@ private:
   [[gnu::noinline]] void heading_text(NodeId id);
   // --- text ---
   void collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth);
-  /// The run's `shown` mask for a condition; `true`, by far the most common, is asked of
-  /// the vocabulary once per page.
+  /// The run's `shown` mask for a condition (edition_bit()s). The conditions that reach
+  /// the runs come out of select's memos, the same objects from page to page, and carry
+  /// the vocabulary's answers with them: after a condition's first page this is a load.
   unsigned shown_in(const select::Condition& c) const {
-    if (!c.identity()) return true_shown_;
-    // A cell's runs alternate between a few conditions (the cell's, a span's): a small
-    // table by the terms' address answers those without the vocabulary.
-    auto& slot = shown_cache_[(reinterpret_cast<std::uintptr_t>(c.identity()) >> 4) % shown_cache_.size()];
-    if (!c.same(slot.condition)) {
-      slot.shown = shown_by_vocabulary(c);
-      slot.condition = c;  // kept alive, so its address names no other condition
-    }
-    return slot.shown;
+    static_assert(edition_bit(select::Edition::C1) == 1 && edition_bit(select::Edition::C2) == 2 &&
+                  edition_bit(select::Edition::WE) == 4);  // satisfiable_editions' bits
+    return v_.satisfiable_editions(c);
   }
-  unsigned shown_by_vocabulary(const select::Condition& c) const;
   /// to_string(simplify(c)), the relative condition of a note or points entry; one
   /// string for each condition (when_memo()), which the records share.
   SharedText when_of(const select::Condition& c);
@@ -953,11 +949,6 @@ private:
   std::optional<std::size_t> parent_override_;  ///< kNoRule: no parent
   // Per-page memos and scratch buffers (see their users).
   unsigned true_shown_ = kAllEditions;
-  struct ShownSlot {
-    select::Condition condition;
-    unsigned shown = kAllEditions;
-  };
-  mutable std::array<ShownSlot, 64> shown_cache_;
   SharedText true_when_;
   /// The page's title and file as every rule's source names them.
   SharedText page_title_, page_file_;
@@ -2075,20 +2066,18 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       n.kind == NodeKind::ListItem) {
     // tree_conditions already reported the lints; the cell's own class is the rule's.
     if (!(n.kind == NodeKind::TableCell && depth == 0)) {
-      conjoined = select::conjoin(cond, own(id));
-      here = &conjoined;
+      // Most elements have no class: `cond` as it is, without asking conjoin()'s memo.
+      // (An overflowed own condition reads as `true` but makes the product overflowed.)
+      const select::Condition& mine = own(id);
+      if (mine.identity() || mine.overflowed()) {
+        conjoined = select::conjoin(cond, mine);
+        here = &conjoined;
+      }
     }
     if (n.kind == NodeKind::Element && (is_name(n.name, "div") || is_name(n.name, "p") || is_name(n.name, "li")))
       out.runs.emplace_back(" ", cond, shown_in(cond));
   }
   descend(*here);
-}
-
-unsigned PageExtractor::shown_by_vocabulary(const select::Condition& c) const {
-  unsigned shown = 0;
-  for (select::Edition e : select::kEditions)
-    if (v_.satisfiable_under(c, e)) shown |= edition_bit(e);
-  return shown;
 }
 
 Collected& PageExtractor::scratch(std::size_t level) {

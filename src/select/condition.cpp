@@ -3,10 +3,10 @@
 // implicants is reached; that fixpoint is what makes equal functions print equal.
 #include "select/condition.hpp"
 
+#include "select/probe_table.hpp"
+
 #include <algorithm>
 #include <cstdint>
-#include <optional>
-#include <unordered_map>
 #include <utility>
 
 #include <boost/container/small_vector.hpp>
@@ -162,43 +162,50 @@ static Condition conjoin_terms(const Condition& a, const Condition& b) {
   return Condition::from_terms(std::move(product));
 }
 
-// conjoin()'s answers that need no product; nullopt when the product is needed.
-static std::optional<Condition> conjoin_shortcut(const Condition& a, const Condition& b) {
-  if (a.overflowed() || b.overflowed()) return overflow_condition();
+// conjoin()'s answers that need no product: the operand that is the answer, or nullptr
+// when the product is needed (an overflowed operand makes `overflowed` true instead).
+// Pointers, not a copy: the caller copies the answer once.
+static const Condition* conjoin_shortcut(const Condition& a, const Condition& b, bool& overflowed) {
+  if (a.overflowed() || b.overflowed()) {
+    overflowed = true;
+    return nullptr;
+  }
   // Every condition is canonical already and canonicalise() keeps a canonical form as
   // it is, so these shortcuts give what the product would.
-  if (a.is_true() || b.is_false() || a.same(b)) return b;
-  if (b.is_true() || a.is_false()) return a;
-  return std::nullopt;
+  if (a.is_true() || b.is_false() || a.same(b)) return &b;
+  if (b.is_true() || a.is_false()) return &a;
+  return nullptr;
 }
 
 Condition conjoin_once(const Condition& a, const Condition& b) {
-  if (auto answer = conjoin_shortcut(a, b)) return *answer;
+  bool overflowed = false;
+  if (const Condition* answer = conjoin_shortcut(a, b, overflowed)) return *answer;
+  if (overflowed) return overflow_condition();
   return conjoin_terms(a, b);
 }
 
 Condition conjoin(const Condition& a, const Condition& b) {
-  if (auto answer = conjoin_shortcut(a, b)) return *answer;
+  bool overflowed = false;
+  if (const Condition* answer = conjoin_shortcut(a, b, overflowed)) return *answer;
+  if (overflowed) return overflow_condition();
   // Pages conjoin the same pairs of (shared) conditions over and over: the product is
   // kept by the pair's identity, so it is computed once and its answers cached on it
   // (Vocabulary::satisfiable_under) are shared too. An entry holds both operands alive,
-  // so their identities cannot be reused while it lives. Per thread, bounded.
+  // so their identities cannot be reused while it lives. Per thread, bounded; an open
+  // addressing table, as select's other per-node memos are (extraction asks it for
+  // every element with a class in a rule's cells).
   struct Entry {
     Condition a, b, product;
   };
-  struct PairHash {
-    std::size_t operator()(const std::pair<const void*, const void*>& k) const {
-      auto x = reinterpret_cast<std::uintptr_t>(k.first), y = reinterpret_cast<std::uintptr_t>(k.second);
-      return std::hash<std::uintptr_t>()(x * 0x9E3779B97F4A7C15ull ^ y);
-    }
-  };
-  thread_local std::unordered_map<std::pair<const void*, const void*>, Entry, PairHash> memo;
-  std::pair<const void*, const void*> key{a.identity(), b.identity()};
-  if (auto it = memo.find(key); it != memo.end()) return it->second.product;
+  thread_local ProbeTable<Entry> memo{16384};
+  const void* x = a.identity();
+  const void* y = b.identity();
+  std::uint64_t hash = mix64(reinterpret_cast<std::uintptr_t>(x) * 0x9E3779B97F4A7C15ull ^ reinterpret_cast<std::uintptr_t>(y));
+  if (Entry* hit = memo.find(hash, [&](const Entry& e) { return e.a.identity() == x && e.b.identity() == y; }))
+    return hit->product;
   Condition product = conjoin_terms(a, b);
   if (product.overflowed()) return product;
-  if (memo.size() >= 16384) memo.clear();
-  memo.emplace(key, Entry{a, b, product});
+  memo.insert(hash, Entry{a, b, product});
   return product;
 }
 

@@ -418,6 +418,14 @@ bool Vocabulary::satisfiable_under(const Condition& c, Edition e) const {
   return answer;
 }
 
+// satisfiable_editions() before all three answers are cached.
+unsigned Vocabulary::satisfiable_editions_computed(const Condition& c) const {
+  unsigned editions = 0;
+  for (Edition e : kEditions)
+    if (satisfiable_under(c, e)) editions |= 1u << static_cast<unsigned>(e);
+  return editions;
+}
+
 bool Vocabulary::satisfiable(const Condition& c) const {
   return std::any_of(kEditions.begin(), kEditions.end(), [&](Edition e) { return satisfiable_under(c, e); });
 }

@@ -98,6 +98,16 @@ public:
   /// True when some preferred edition and some choice of expansions make `c` true.
   bool satisfiable(const Condition& c) const;
   bool satisfiable_under(const Condition& c, Edition e) const;
+  /// satisfiable_under for every edition at once: bit e set when `c` is satisfiable
+  /// under edition e. Extraction asks it of every text run; once the three answers are
+  /// cached on the condition's shared terms (see satisfiable_under), which happens the
+  /// first time any page meets the condition, it is one load and compare, inline.
+  unsigned satisfiable_editions(const Condition& c) const {
+    if (!c.rep_) return 0b111;  // `true`, and overflowed conditions: no restriction
+    std::uint64_t cached = c.rep_->satisfiable.load(std::memory_order_relaxed);
+    if ((cached >> 8) == serial_ && (cached & 0b111) == 0b111) return static_cast<unsigned>(cached >> 3) & 0b111;
+    return satisfiable_editions_computed(c);
+  }
   /// Whenever `a` holds, `b` holds (false when undecidable within the DNF bound).
   bool implies(const Condition& a, const Condition& b) const;
   /// Drops the terms no selection can satisfy (e.g. `C1 & C2`), then re-canonicalises.
@@ -107,6 +117,7 @@ private:
   friend class Evaluator;
   bool term_satisfiable(const Term& t, Edition e) const;
   bool compute_term_satisfiable(const Term& t, Edition e) const;
+  unsigned satisfiable_editions_computed(const Condition& c) const;
   /// The answers cached on `c`'s shared terms (satisfiable_under, simplify) if this
   /// vocabulary wrote them, else none yet: the word tagged with this vocabulary's serial.
   std::uint64_t cached_answers(const Condition& c) const;

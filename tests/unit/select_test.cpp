@@ -469,3 +469,30 @@ TEST_CASE("shared conditions: a memoised conjunction and cached answers equal fr
   CHECK(v.simplify(a) == a);
   CHECK(v.simplify(disjoin(a, dead)) == a);
 }
+
+TEST_CASE("satisfiable_editions: one bit per edition, as satisfiable_under answers, cached or not") {
+  // Its inline path reads the answers cached on a condition's terms only when all three
+  // are there; a condition asked about one edition first must still be computed whole.
+  const Vocabulary& v = Vocabulary::builtin();
+  auto expected = [&](const Condition& c) {
+    unsigned bits = 0;
+    for (Edition e : kEditions)
+      if (v.satisfiable_under(Condition::from_terms(c.terms()), e)) bits |= 1u << static_cast<unsigned>(e);
+    return bits;
+  };
+  CHECK(v.satisfiable_editions(Condition()) == 0b111);
+  CHECK(v.satisfiable_editions(Condition::never()) == 0);
+  for (const char* selector : {"showC1", "showC2", "showWE", "['OR','showC1','showWE']", "showInns",
+                               "showCircusAndNotAcrobats", "['AND','showC1','showC2']"}) {
+    CAPTURE(selector);
+    Condition fresh = cond(selector);
+    const unsigned want = expected(fresh);
+    Condition partly = Condition::from_terms(fresh.terms());
+    v.satisfiable_under(partly, Edition::C2);  // one answer cached, two not
+    CHECK(v.satisfiable_editions(fresh) == want);
+    CHECK(v.satisfiable_editions(fresh) == want);  // now from the cache
+    CHECK(v.satisfiable_editions(partly) == want);
+  }
+  CHECK(v.satisfiable_editions(cond("showC1")) == 0b001);
+  CHECK(v.satisfiable_editions(cond("['AND','showC1','showC2']")) == 0);
+}

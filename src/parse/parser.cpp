@@ -590,8 +590,14 @@ public:
         if (pos < n) doc_.add_node(NodeKind::Text, src_, {pos, n}, stack_.front().node);
         break;
       }
-      std::uint32_t le = line_end(pos);
-      process_line(pos, le);
+      // A cell line's end comes from the scan for its cells; every other line is
+      // classified from its end.
+      const std::size_t table = innermost(NodeKind::Table);
+      std::uint32_t le = table != 0 ? cell_line(table, pos) : kUnknownEnd;
+      if (le == kUnknownEnd) {
+        le = line_end(pos);
+        process_line(pos, le, table);
+      }
       if (le >= n) break;
       newline(le);
       pos = le + 1;
@@ -1034,7 +1040,7 @@ private:
     while (stack_.size() > i + 1) close_top(at, true);
     if (stack_.size() == i + 1 && i > 0) close_top(at, implicit_self);
   }
-  void pop_above(std::size_t i, std::uint32_t at) {
+  __attribute__((always_inline)) void pop_above(std::size_t i, std::uint32_t at) {
     while (stack_.size() > i + 1) close_top(at, true);
   }
 
@@ -1426,18 +1432,19 @@ private:
     inline_segment(content, e);
   }
 
+  // `|}`, `|-` and `|+` lines: the other lines starting `|` or `!` in a table are cell
+  // lines, which cell_line() takes before their end is known.
   void table_line(std::size_t table, std::uint32_t ts, std::uint32_t te) {
     line_blocky_ = kBlockyYes;
-    char c0 = text_[ts];
-    char c1 = ts + 1 < te ? text_[ts + 1] : '\0';
-    if (c0 == '|' && c1 == '}') {
+    const char c1 = text_[ts + 1];
+    if (c1 == '}') {
       close_pre(ts);
       pop_to(table, ts + 2, false);
       validate_lists();
       inline_segment(ts + 2, te);
       return;
     }
-    if (c0 == '|' && c1 == '-') {
+    if (c1 == '-') {
       pop_above(table, ts);
       validate_lists();
       Open& t = stack_[table];
@@ -1446,14 +1453,35 @@ private:
       t.row_e = te;
       return;
     }
-    if (c0 == '|' && c1 == '+') {
-      stack_[table].row_pending = false;
-      pop_above(table, ts);
-      validate_lists();
-      std::uint32_t bar = find_outside(ts + 2, te, "|");
-      cell(NodeKind::TableCaption, false, ts, ts + 2, te, bar, find_outside(ts + 2, bar, "[[") < bar, table);
-      return;
-    }
+    stack_[table].row_pending = false;  // `|+`
+    pop_above(table, ts);
+    validate_lists();
+    std::uint32_t bar = find_outside(ts + 2, te, "|");
+    cell(NodeKind::TableCaption, false, ts, ts + 2, te, bar, find_outside(ts + 2, bar, "[[") < bar, table);
+  }
+
+  static constexpr std::uint32_t kUnknownEnd = 0xFFFFFFFFu;
+
+  // A cell line of the table at stack index `table` starting at `ls`: the line's cells,
+  // and its end (the newline, or the text's end). kUnknownEnd if the line is no cell line
+  // (then nothing was done). The cells are found by one scan that also meets the line's
+  // newline, where line_end() and the cell scan used to read every byte of the line twice.
+  __attribute__((always_inline)) std::uint32_t cell_line(std::size_t table, std::uint32_t ls) {
+    const std::uint32_t n = text_end();
+    std::uint32_t ts = ls;
+    while (ts < n && is_space(text_[ts])) ++ts;
+    if (ts >= n) return kUnknownEnd;
+    const char c0 = text_[ts];
+    if (c0 != '|' && c0 != '!') return kUnknownEnd;
+    // `|}`, `|-`, `|+`: a non-space second byte lies before the trimmed end, as
+    // table_line() asks it.
+    if (c0 == '|' && ts + 1 < n && (text_[ts + 1] == '}' || text_[ts + 1] == '-' || text_[ts + 1] == '+'))
+      return kUnknownEnd;
+    if (in_region(ts)) return kUnknownEnd;
+    // What process_line() does for every line; line_e_ is read only while line_blocky_
+    // is unknown, never on a table line.
+    line_b_ = ls;
+    line_blocky_ = kBlockyYes;
     // Cells: make sure a row is open (doTableStuff adds the missing <tr>).
     // A row opens only right above its table (after pop_above(table)), and `table` is
     // the innermost: the open row, if any, is the entry above it, without a walk.
@@ -1464,10 +1492,7 @@ private:
       stack_[table].row_pending = false;
       NodeId r = pending.row_pending ? open(NodeKind::TableRow, pending.row_b, pending.row_e)
                                      : open(NodeKind::TableRow, ts, ts);
-      if (r == kNoNode) {
-        inline_segment(ts, te);
-        return;
-      }
+      if (r == kNoNode) return line_as_text(ts);
       if (pending.row_pending) {
         std::uint32_t a = pending.row_b + 1;  // past `|-…`
         while (a < pending.row_e && text_[a] == '-') ++a;
@@ -1476,62 +1501,82 @@ private:
       row = stack_.size() - 1;
     }
     validate_lists();
-    bool header = c0 == '!';
+    // The cells, each ended by the first `||` (also `!!` on a header line) outside
+    // regions or by the line's end, trimmed of spaces like every line; `bar` is a cell's
+    // first single `|` before that, and `link` whether a `[[` comes before it, which
+    // makes the cell all content (`[` is looked for only until one of the two is found).
+    // The same scan meets the line's end: its first newline outside regions, one a
+    // region starts with included, as line_end() counts them. A byte found before that
+    // newline lies before the trimmed end unless it is a space, which is none of those
+    // looked for: a `||` or `[[` whose second byte matches needs no other test of the end.
+    constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+    const bool header = c0 == '!';
+    const char* base = text_.data();
     std::uint32_t pos = ts + 1;
     std::uint32_t mark = ts;
+    // Regions are passed in order as the scan moves on, cell after cell.
+    std::size_t r = region_at_or_after(pos);
     for (;;) {
-      CellEnd end = next_cell_separator(pos, te, header);
-      cell(NodeKind::TableCell, header, mark, pos, end.sep, end.bar, end.link_before_bar, row);
-      const std::uint32_t sep = end.sep;
+      std::uint32_t bar = kNone;
+      bool link = false;
+      std::uint32_t i = pos;
+      for (;; ++i) {
+        const bool want_link = bar == kNone && !link;
+        i = want_link ? (header ? scan_for<'|', '!', '[', '\n'>(base, i, n, n) : scan_for<'|', '[', '\n'>(base, i, n, n))
+                      : (header ? scan_for<'|', '!', '\n'>(base, i, n, n) : scan_for<'|', '\n'>(base, i, n, n));
+        if (i >= n) break;
+        while (regions_[r].end <= i) ++r;
+        const char c = base[i];
+        if (regions_[r].begin < i || (regions_[r].begin == i && c != '\n')) {
+          i = regions_[r].end - 1;
+          continue;
+        }
+        if (c == '\n') break;
+        if (c == '[') {
+          // A `[` after the bar or a first `[[` is no longer asked about.
+          if (want_link && i + 1 < n && base[i + 1] == '[') link = true;
+          continue;
+        }
+        if (i + 1 < n && base[i + 1] == c) break;  // the separator
+        if (c == '|' && bar == kNone) bar = i;
+      }
+      // At the line's end (i is its newline, or n), the cell ends at the trimmed end;
+      // bytes before `pos` are the `|` or `!` that opened the cell, where the trim stops.
+      const bool last = i >= n || base[i] == '\n';
+      std::uint32_t sep = i;
+      if (last) {
+        sep = i = std::min(i, n);
+        while (is_space(base[sep - 1])) --sep;
+      }
+      cell(NodeKind::TableCell, header, mark, pos, sep, bar == kNone ? sep : bar, link, row);
       validate_lists();
-      if (sep >= te || stack_.size() <= row) break;
+      if (last) return i;
+      // The row was closed from inside the cell: the rest of the line is dropped, as
+      // doTableStuff's output leaves it to the tree builder. `sep` lies outside regions,
+      // so the line's end seen from it is the one seen from the line's start.
+      if (stack_.size() <= row) return line_end_cold(sep);
       mark = sep;
       pos = sep + 2;
     }
   }
 
-  struct CellEnd {
-    std::uint32_t sep;     // the `||` (or `!!`) that ends the cell, or the line's end
-    std::uint32_t bar;     // the cell's first single `|`, or sep
-    bool link_before_bar;  // a `[[` outside regions starts before bar
-  };
-
-  // The end of the cell starting at `pos`: the first `||` (also `!!` on a header line)
-  // outside regions, or `te`; the cell's first single `|` before it, or the end; and
-  // whether a `[[` comes before that `|`, which makes the cell all content. One pass
-  // over the cell for what were four searches (`||`, `!!`, `|`, then `[[`): `[` is
-  // looked for only until the `|` or a `[[` is found.
-  CellEnd next_cell_separator(std::uint32_t pos, std::uint32_t te, bool header) const {
-    std::uint32_t bar = 0xFFFFFFFFu;
-    bool link = false;
-    std::size_t r = region_at_or_after(pos);
-    for (std::uint32_t i = pos; i < te; ++i) {
-      const bool want_link = bar == 0xFFFFFFFFu && !link;
-      i = want_link ? (header ? scan_for<'|', '!', '['>(text_.data(), i, te, text_end())
-                              : scan_for<'|', '['>(text_.data(), i, te, text_end()))
-                    : (header ? scan_for<'|', '!'>(text_.data(), i, te, text_end())
-                              : scan_byte_long(text_.data(), i, te, text_end(), '|'));
-      if (i >= te) break;
-      while (regions_[r].end <= i) ++r;
-      if (regions_[r].begin <= i) {
-        i = regions_[r].end - 1;
-        continue;
-      }
-      const char c = text_[i];
-      if (c == '[') {
-        // A `[` after the bar or a first `[[` is no longer asked about.
-        if (want_link && i + 1 < te && text_[i + 1] == '[') link = true;
-        continue;
-      }
-      if (i + 1 < te && text_[i + 1] == c) return {i, bar == 0xFFFFFFFFu ? i : bar, link};
-      if (c == '|' && bar == 0xFFFFFFFFu) bar = i;
-    }
-    return {te, bar == 0xFFFFFFFFu ? te : bar, link};
+  // Out of line: the limits reached, the rest of a cell line from `ts` (outside regions)
+  // is text; returns the line's end.
+  __attribute__((cold, noinline)) std::uint32_t line_as_text(std::uint32_t ts) {
+    const std::uint32_t le = line_end(ts);
+    std::uint32_t te = le;
+    while (te > ts && is_space(text_[te - 1])) --te;
+    inline_segment(ts, te);
+    return le;
   }
+  // line_end() for the rare callers, which need not inline its scan.
+  __attribute__((noinline)) std::uint32_t line_end_cold(std::uint32_t pos) const { return line_end(pos); }
 
   // --- lines ---
 
-  __attribute__((always_inline)) void process_line(std::uint32_t ls, std::uint32_t le) {
+  // Every line but a table's cell lines (see cell_line); `table` is the innermost
+  // table's stack index, or 0.
+  __attribute__((always_inline)) void process_line(std::uint32_t ls, std::uint32_t le, std::size_t table) {
     line_blocky_ = kBlockyUnknown;
     line_b_ = ls;
     line_e_ = le;
@@ -1545,7 +1590,6 @@ private:
       close_paragraph(ls);
       return;
     }
-    std::size_t table = innermost(NodeKind::Table);
     // `{|`, possibly after `:` indentation and spaces (doTableStuff's /^(:*)\s*\{\|/).
     // Only a line starting `:` or `{` can be one (text_[ts] is no space).
     if (const char first = text_[ts]; first == ':' || first == '{') {
@@ -1558,7 +1602,9 @@ private:
         return;
       }
     }
-    if (table != 0 && (text_[ts] == '|' || text_[ts] == '!') && !in_region(ts)) {
+    // A line of a table starting `|` or `!` outside a region is a cell line unless it
+    // starts `|}`, `|-` or `|+`, and cell lines never come here.
+    if (table != 0 && text_[ts] == '|' && !in_region(ts)) {
       table_line(table, ts, te);
       return;
     }

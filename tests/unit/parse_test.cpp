@@ -234,6 +234,41 @@ TEST_CASE("line ends and cell separators at every offset across 32-byte steps") 
   }
 }
 
+TEST_CASE("a cell line ends where the scan for its cells meets its newline") {
+  // A cell line is read once, for its separators and its newline together: the line as
+  // the input's last (no newline, trailing spaces), a separator as its last bytes, a
+  // newline inside a comment (no line end), a newline a semantic marker starts with
+  // (a line end), at every offset across 16-byte blocks.
+  const auto row = [](const std::string& cells) {
+    return "(document\n  (table\n    (row" + cells + ")))\n";
+  };
+  for (std::size_t pad = 1; pad <= 40; ++pad) {
+    const std::string run(pad, 'x');
+    const std::string cell = "\n      (cell \"" + run + "\")";
+    support::DiagnosticSink sink;
+    CHECK(to_sexpr(parse_document("{|\n| " + run + "   ", sink)) == row(cell));
+    // The newline after the tab is a text of its own (blank, not printed).
+    CHECK(to_sexpr(parse_document("{|\n| " + run + "\t\n|}", sink)) ==
+          row("\n      (cell\n        \"" + run + "\")"));
+    CHECK(to_sexpr(parse_document("{|\n| a || " + run + "||", sink)) ==
+          row("\n      (cell \"a\")" + cell + "\n      (cell)"));
+    CHECK(to_sexpr(parse_document("{|\n! h !! " + run + " || c\n|}", sink)) ==
+          row("\n      (hcell \"h\")\n      (hcell \"" + run + "\")\n      (hcell \"c\")"));
+    CHECK(to_sexpr(parse_document("{|\n| " + run + " <!-- x\n|| y --> b || c\n| d\n|}", sink)) ==
+          row("\n      (cell\n        \"" + run + "\"\n        (comment)\n        \"b\")"
+              "\n      (cell \"c\")\n      (cell \"d\")"));
+    const std::string text = "{|\n| " + run + "\n| b\n|}";
+    ParseInput in;
+    in.text = text;
+    SemanticNodeRef ref;
+    const auto nl = static_cast<std::uint32_t>(5 + pad);
+    ref.marker = {nl, nl + 1};
+    ref.name = "X";
+    in.semantic.push_back(ref);
+    CHECK(to_sexpr(parse_document(in, sink)) == row(cell + "\n      (cell \"b\")"));
+  }
+}
+
 TEST_CASE("walk gives the ancestor path from the root") {
   support::DiagnosticSink sink;
   Document doc = parse_document(

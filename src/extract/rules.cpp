@@ -2185,8 +2185,7 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
     return out;
   }
   // Most such texts differ in one edition only (C1's "follower" for "meeple"): an edition
-  // that reads as one before it shares that one's text instead of hashing and looking up
-  // the same bytes again.
+  // that reads as one before it shares that one's text instead of a copy of its own.
   SharedText* const of[3] = {&out.c1, &out.c2, &out.we};
   for (std::size_t k = 0; k < 3; ++k) *of[k] = as[k] == k ? shared(text_of[k]) : *of[as[k]];
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;

@@ -184,9 +184,11 @@ public:
         if (known->newlines_known) known_newlines_ = &known->newlines;
         line_equals_ = find_line_equals(0);
         // The tree must be of this very text (restored in place, so its offsets hold),
-        // and built without the depth limit cutting anything: from the top level, this
-        // run then meets the limit exactly where that one did, nowhere. Its arena becomes
-        // this tree's: the nodes taken stay where they are, the others are left unlinked.
+        // and built without the depth limit cutting anything: a node taken from its top
+        // level, with nothing open here either, then never meets the limit inside (this
+        // run may still meet it elsewhere, under a heading a restored newline opened).
+        // Its arena becomes this tree's: the nodes taken stay where they are, the others
+        // are left unlinked.
         Tree* t = known->tree;
         if (t && !known->depth_limited && t->source.data() == text.data() && t->source.size() == n_ &&
             t->root < t->nodes.size() && !t->for_inclusion) {

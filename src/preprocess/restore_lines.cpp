@@ -546,8 +546,10 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   spare_edits = std::move(edits);
   spare_tree = std::move(tree);
   // Restored in place with nothing inserted, the page is the text this tree was built
-  // on: the run over the restored page takes its templates from it. It stays here
-  // until the thread restores another page, and that run checks it is of its text.
+  // on: the run over the restored page takes its templates from it, and its node arena
+  // with them (the tree is left empty). That run checks the tree is of its very text
+  // (same bytes in place, same size): the lent pointer says nothing about content, so
+  // nothing may rewrite the page between restoration and that run.
   if (in_place && result.plain_runs.recorded) result.plain_runs.tree = &spare_tree;
   if (diagnostics.sink)
     diagnostics.sink->warning(diagnostics.file, {1, 1},

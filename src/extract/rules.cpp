@@ -531,10 +531,11 @@ struct Collected {
 };
 
 /// An expression of one reading of a rule text (points_of), placed in the runs: where it
-/// starts (run index, byte in the run), which is the same place in every reading.
+/// starts (run index, byte in the run), which is the same place in every reading. The
+/// expression is named by its index among the page's found ones (PointsMemo::found).
 struct Placed {
   std::pair<std::size_t, std::size_t> start;
-  const Points* points;
+  std::size_t points;
 };
 
 /// How the runs of one text fall into parts (Rule::rules_parts): each part a range of
@@ -984,20 +985,24 @@ private:
   /// find_points' expressions by searched text, for this page: a page repeats its rules
   /// texts (the same bonus in several steps, a part's reading that adds nothing to the
   /// common one), and nearly half of its searches are repeats. The keys view `bytes`.
-  /// Open addressing, each list at its size: a std::unordered_map cost a node per text,
-  /// and a list grown by find_points an allocation per doubling.
+  /// Open addressing (a std::unordered_map cost a node per text), and every text's
+  /// expressions in one list that find_points appends to, each text's a range of it: a
+  /// list per text cost an allocation and a move of each expression found, and a free.
   struct PointsMemo {
-    select::ProbeTable<std::pair<std::string_view, std::vector<Points>>> by_text{SIZE_MAX};
+    struct Searched {
+      std::string_view text;
+      std::size_t begin, end;  ///< its expressions, found[begin, end)
+    };
+    select::ProbeTable<Searched> by_text{SIZE_MAX};
     KeptBytes bytes;
-    std::vector<Points> found;  ///< find_points' scratch
+    std::vector<Points> found;
   };
   PointsMemo points_memo_;
-  /// The expressions of `text` (find_points), from points_memo_. The reference is good
-  /// until the next text not searched before; the Points it holds stay where they are
-  /// for the page (moving a vector leaves its elements in place).
-  const std::vector<Points>& points_in(std::string_view text);
-  /// points_of's expressions per reading and edition, and their placed copies.
-  std::vector<std::array<const std::vector<Points>*, 3>> points_found_by_reading_;
+  /// The expressions of `text` (find_points), from points_memo_: their range in
+  /// points_memo_.found, which holds them for the page (by_text is never emptied, so a
+  /// range stays good while a rule's readings are searched).
+  std::pair<std::size_t, std::size_t> points_in(std::string_view text);
+  /// points_of's placed expressions per reading.
   std::vector<std::vector<Placed>> points_placed_;
   /// The `when` of a common expression that conditioned parts change (see points_of), by
   /// the identities of the rule's condition and of those parts' conditions: the rows of a
@@ -2319,16 +2324,19 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
   return true;
 }
 
-const std::vector<Points>& PageExtractor::points_in(std::string_view text) {
+std::pair<std::size_t, std::size_t> PageExtractor::points_in(std::string_view text) {
   PointsMemo& memo = points_memo_;
   const std::uint64_t h = text_hash(text);
-  if (auto* e = memo.by_text.find(h, [text](const auto& x) { return x.first == text; })) return e->second;
-  memo.found.clear();
+  if (auto* e = memo.by_text.find(h, [text](const PointsMemo::Searched& x) { return x.text == text; }))
+    return {e->begin, e->end};
+  // Room for a page's expressions at its first search (the seed page finds about 300):
+  // each doubling moved every expression found so far, five strings each.
+  if (memo.found.capacity() == 0) memo.found.reserve(256);
+  const std::size_t begin = memo.found.size();
   find_points(text, memo.found);
-  return memo.by_text
-      .insert(h, {memo.bytes.keep(text),
-                  std::vector<Points>(std::make_move_iterator(memo.found.begin()), std::make_move_iterator(memo.found.end()))})
-      .second;
+  const std::size_t end = memo.found.size();
+  memo.by_text.insert(h, {memo.bytes.keep(text), begin, end});
+  return {begin, end};
 }
 
 std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, const PartLayout& layout,
@@ -2364,9 +2372,10 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
     // Every edition reads what the first does: each expression found is one entry that
     // all editions share (an empty `editions`), as the general loop below would make it.
     gather(order[0], everywhere);
-    const std::vector<Points>& found = points_in(text);
-    out.resize(found.size());  // each entry filled where it stays, not built and moved
-    for (std::size_t i = 0; i < found.size(); ++i) {
+    const auto [begin, end] = points_in(text);
+    const Points* found = points_memo_.found.data() + begin;
+    out.resize(end - begin);  // each entry filled where it stays, not built and moved
+    for (std::size_t i = 0; i < out.size(); ++i) {
       out[i].when = true_when_;
       out[i].points = found[i];
       out[i].points.offset = out[i].points.length = 0;  // offsets into a per-edition text mean nothing to a reader
@@ -2385,13 +2394,13 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
     if (!layout.parts[k].always) readings.push_back(k);
   // find_points depends on the text alone, and an edition often reads as one before it
   // (WE as C2 where only C1 says "follower"): points_in searches each text once.
-  auto& found = points_found_by_reading_;
-  if (found.size() < readings.size()) found.resize(readings.size());
+  const std::vector<Points>& found = points_memo_.found;  // read only once all readings are searched
   auto& placed = points_placed_;
   if (placed.size() < readings.size()) placed.resize(readings.size());
   auto in_reading = [&](std::size_t ri, const Placed& x) {
-    return std::any_of(placed[ri].begin(), placed[ri].end(),
-                       [&](const Placed& y) { return y.start == x.start && y.points->text == x.points->text; });
+    return std::any_of(placed[ri].begin(), placed[ri].end(), [&](const Placed& y) {
+      return y.start == x.start && found[y.points].text == found[x.points].text;
+    });
   };
   // Where each entry starts: parts' entries are put back in text order at the end.
   auto& starts = points_starts_;
@@ -2420,12 +2429,13 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
     }
     for (std::size_t ri = 0; ri < readings.size(); ++ri) {
       gather(e, readings[ri]);
-      found[ri][k] = &points_in(text);
+      const auto [begin, end] = points_in(text);
       placed[ri].clear();
-      for (const Points& p : *found[ri][k]) {
-        auto it = std::upper_bound(at.begin(), at.end(), std::pair{p.offset, SIZE_MAX});
+      for (std::size_t n = begin; n < end; ++n) {
+        const std::size_t offset = found[n].offset;
+        auto it = std::upper_bound(at.begin(), at.end(), std::pair{offset, SIZE_MAX});
         const auto& run = it == at.begin() ? at.front() : *std::prev(it);
-        placed[ri].push_back({{run.second, p.offset - run.first}, &p});
+        placed[ri].push_back({{run.second, offset - run.first}, n});
       }
     }
     // Room for every expression of this edition up front: most are new entries in the
@@ -2434,7 +2444,7 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
     for (std::size_t ri = 0; ri < readings.size(); ++ri) expressions += placed[ri].size();
     entries.reserve(expressions);
     auto add = [&](const Placed& x, const SharedText& when) {
-      const Points& p = *x.points;
+      const Points& p = found[x.points];
       for (std::size_t i = 0; i < entries.size(); ++i) {
         const PointsEntry& q = entries[i];
         if (!(shown_in[i] & bit) && q.points.op == p.op && q.points.value == p.value &&

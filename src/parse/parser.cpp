@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 
+#include "parse/attribute_list_memo.hpp"
 #include "parse/limits.hpp"
 #include "parse/offset_warnings.hpp"
 #include "support/scan.hpp"
@@ -395,7 +396,8 @@ struct Region {
 static_assert(sizeof(Region) == 32);
 
 // Image options recognised by Parser::makeImage (magic words img_*), English forms.
-bool is_image_option(std::string_view o) {
+// Inlined into its one caller, as GCC chose to until the unit grew past its limit.
+__attribute__((always_inline)) inline bool is_image_option(std::string_view o) {
   while (!o.empty() && is_space(o.front())) o.remove_prefix(1);
   while (!o.empty() && is_space(o.back())) o.remove_suffix(1);
   // Sizes first: they are the most common option on rules pages, and no word or
@@ -547,6 +549,7 @@ struct Scratch {
   std::array<std::vector<std::pair<std::uint32_t, std::uint32_t>>, kMaxInlineDepth> pair_pool;
   std::vector<std::uint32_t> link_opens;
   std::vector<std::size_t> quote_scratch;
+  AttributeListMemo attribute_lists;
   std::unique_ptr<Scratch> nested;
   Scratch& next() {
     if (!nested) nested = std::make_unique<Scratch>();
@@ -575,6 +578,7 @@ public:
     // capacity check (reserved once per Scratch, not per Builder).
     stack_.reserve(kMaxNestingDepth + 1);
     stack_.push_back({root, doc.node(root).kind, container_flags(doc.node(root).kind)});
+    scratch.attribute_lists.start(text_);
   }
 
   /// Warnings go to `f` by offset instead of to the sink by line:column.
@@ -1272,11 +1276,19 @@ private:
     if (b < e && id != kNoNode) parse_attribute_list(id, b, e);
   }
 
+  // A list the page has already given (most are: a rules page repeats a few dozen
+  // lists thousands of times) is copied; this frame is kept small for that path, and
+  // only a new list pays for the parser's.
+  __attribute__((noinline)) void parse_attribute_list(NodeId id, std::uint32_t b, std::uint32_t e) {
+    Node& n = doc_.mutable_node(id);
+    if (!scratch_.attribute_lists.repeat(doc_, n, b, e)) parse_new_attribute_list(n, b, e);
+  }
+
   // Flattened: GCC called Document::add_attribute out of line, which cost more than its
   // compare and copy.
-  __attribute__((flatten, noinline)) void parse_attribute_list(NodeId id, std::uint32_t b, std::uint32_t e) {
+  __attribute__((flatten, noinline)) void parse_new_attribute_list(Node& n, std::uint32_t b, std::uint32_t e) {
     // Adding attributes never moves the node array, so `n` stays valid.
-    Node& n = doc_.mutable_node(id);
+    AttributeListMemo& memo = scratch_.attribute_lists;
     std::uint32_t i = b;
     while (i < e) {
       if (!has_class(text_[i], kAttrStartByte)) {
@@ -1340,17 +1352,20 @@ private:
         }
       }
     }
+    memo.remember(n);
   }
 
   // Out of line: inlined, the message building gave parse_attributes a frame of 800
   // bytes and six saved registers, for warnings a page gives a few times.
   __attribute__((cold, noinline)) void warn_too_many_attributes(std::uint32_t at, const Node& n) {
+    scratch_.attribute_lists.forget();
     warn(at, "more than " + std::to_string(kMaxAttributes) + " attributes on " + describe(n) +
                  "; the rest are dropped");
   }
   __attribute__((cold, noinline)) void warn_duplicate_attribute(std::uint32_t at, const Node& n,
                                                                 const Attribute& earlier,
                                                                 const Attribute& a) {
+    scratch_.attribute_lists.forget();
     warn(at, "duplicate attribute '" + std::string(a.name) + "' on " + describe(n) +
                  ": a browser keeps the first (" + std::string(earlier.name) + "=\"" +
                  std::string(earlier.value) + "\"), MediaWiki's Sanitizer keeps the last (" +

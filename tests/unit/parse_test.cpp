@@ -129,6 +129,86 @@ TEST_CASE("attributes past the reserved room and past the limit keep their order
   }
 }
 
+TEST_CASE("a repeated attribute list gives what parsing it again gives") {
+  // A page's repeated attribute lists are parsed once and copied: the copies must point
+  // at their own bytes, in every kind of owner.
+  SUBCASE("the same list on a row, a cell, a caption, a table and a tag") {
+    const std::string list = "class=\"x y\" style='a:b' nowrap title=t";
+    const std::string text = "{| " + list + "\n|+ " + list + " | c\n|- " + list + "\n| " + list +
+                             " | a\n|}\n<span " + list + ">s</span><div " + list + ">d</div>";
+    support::DiagnosticSink sink;
+    Document doc = parse_document(text, sink);
+    CHECK(sink.all().empty());
+    std::size_t owners = 0, from = 0;
+    for (NodeId id = 0; id < doc.size(); ++id) {
+      auto attrs = doc.attributes(doc.node(id));
+      if (attrs.empty()) continue;
+      ++owners;
+      const std::size_t at = text.find(list, from);
+      REQUIRE(at != std::string::npos);
+      from = at + 1;
+      REQUIRE(attrs.size() == 4);
+      CHECK(attrs[0].span.begin == at);
+      CHECK(attrs[0].name.data() == doc.source(0).data() + at);
+      CHECK(attrs[0].value == "x y");
+      CHECK(attrs[1].value == "a:b");
+      CHECK(attrs[2].name == "nowrap");
+      CHECK(!attrs[2].has_value);
+      CHECK(attrs[3].value == "t");
+      CHECK(attrs[3].span.end == at + list.size());
+    }
+    CHECK(owners == 6);
+  }
+  SUBCASE("a list that warns warns again, naming each owner") {
+    const std::string list = "class=\"a\" class=\"b\"";
+    support::DiagnosticSink sink;
+    Document doc = parse_document("<span " + list + ">x</span><span " + list + ">y</span>\n{|\n| " +
+                                      list + " | c\n|}\n",
+                                  sink);
+    CHECK(count_messages(sink, "duplicate attribute 'class' on <span>") == 2);
+    CHECK(count_messages(sink, "duplicate attribute 'class' on table cell") == 1);
+    for (NodeId id : find_all(doc, NodeKind::Element, "span"))
+      CHECK(doc.attribute(doc.node(id), "class")->value == "b");
+  }
+  SUBCASE("lists differing in one byte, at every offset") {
+    const std::string list = "class=\"showC1 wica\" style=\"x:y\" id=q";
+    for (std::size_t p = 0; p < list.size(); ++p) {
+      for (char c : {' ', 'Z', '=', '"'}) {
+        std::string variant = list;
+        if (variant[p] == c) continue;
+        variant[p] = c;
+        support::DiagnosticSink alone_sink;
+        Document alone = parse_document("<span " + variant + ">b</span>", alone_sink);
+        auto expected = alone.attributes(alone.node(find_all(alone, NodeKind::Element, "span").at(0)));
+        const std::string text = "<span " + list + ">a</span><span " + variant + ">b</span><span " +
+                                 list + ">c</span><span " + variant + ">d</span>";
+        support::DiagnosticSink sink;
+        Document doc = parse_document(text, sink);
+        CHECK(count_messages(sink, "duplicate attribute") ==
+              2 * count_messages(alone_sink, "duplicate attribute"));
+        auto spans = find_all(doc, NodeKind::Element, "span");
+        REQUIRE(spans.size() == 4);
+        for (std::size_t k = 1; k < 4; k += 2) {
+          auto attrs = doc.attributes(doc.node(spans[k]));
+          const std::uint32_t shift = static_cast<std::uint32_t>(text.find(variant, k == 1 ? 0 : text.find(">c<")) - 6);
+          REQUIRE(attrs.size() == expected.size());
+          for (std::size_t a = 0; a < attrs.size(); ++a) {
+            CHECK(attrs[a].name == expected[a].name);
+            CHECK(attrs[a].value == expected[a].value);
+            CHECK(attrs[a].has_value == expected[a].has_value);
+            CHECK(attrs[a].span.begin == expected[a].span.begin + shift);
+            CHECK(attrs[a].span.end == expected[a].span.end + shift);
+          }
+        }
+        auto first = doc.attributes(doc.node(spans[0]));
+        auto again = doc.attributes(doc.node(spans[2]));
+        REQUIRE(first.size() == again.size());
+        for (std::size_t a = 0; a < first.size(); ++a) CHECK(first[a].value == again[a].value);
+      }
+    }
+  }
+}
+
 TEST_CASE("tag names: every length, any case, near misses, mid-text and at the input's end") {
   // lex_tag looks a name up from the 16-byte block it starts: a name is found whatever
   // its case, and a name that only shares a known name's start, or runs on for 16 bytes

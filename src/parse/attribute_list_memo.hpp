@@ -1,0 +1,53 @@
+// The attribute lists a Builder has parsed on its text, by their exact bytes: a rules
+// page repeats a few dozen lists (`class="showC1"`, a cell's style) thousands of times,
+// and a repeat is hashed, compared and copied instead of parsed again.
+#pragma once
+
+#include "parse/tree.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+namespace wikic::parse {
+
+class AttributeListMemo {
+public:
+  /// Starts the memo for one Builder's text. Lists of earlier texts are forgotten by a
+  /// new generation, not by clearing the table.
+  void start(std::string_view text);
+
+  /// When `text[b, e)` was parsed before on this text, gives `n` (which has no
+  /// attributes yet) that list's attributes, moved to `b`, and returns true. Otherwise
+  /// keeps a place for remember().
+  bool repeat(Document& doc, Node& n, std::uint32_t b, std::uint32_t e);
+
+  /// `n` holds the attributes just parsed from the list repeat() last missed. Not called
+  /// for a list that drew a warning: a repeat would not warn again, and its warning
+  /// names the node it was on.
+  void remember(const Node& n) {
+    if (pending_ != kNone) store(n);
+  }
+  /// The list being parsed drew a warning (its repeats must be parsed again).
+  void forget() { pending_ = kNone; }
+
+private:
+  struct Entry {
+    std::uint32_t generation = 0;
+    std::uint32_t begin = 0, length = 0;       ///< the list's first occurrence in the text
+    std::uint32_t attr_begin = 0, attr_count = 0;  ///< its attributes in the Document
+  };
+  static constexpr std::uint32_t kSlots = 1024;  // a page's distinct lists fit, with room
+  static constexpr std::uint32_t kProbes = 4;
+  static constexpr std::uint32_t kNone = ~0u;
+
+  void store(const Node& n);
+
+  std::unique_ptr<Entry[]> slots_;
+  std::uint32_t generation_ = 0;
+  std::string_view text_;
+  std::uint32_t pending_ = kNone;
+  std::uint32_t pending_begin_ = 0, pending_length_ = 0;
+};
+
+}  // namespace wikic::parse

@@ -495,6 +495,8 @@ private:
   std::uint32_t next_stop(std::uint32_t from, int table) const;
   template <int Closing, bool Pipe, bool Equals, bool Lang>
   std::uint32_t scan_stops(std::uint32_t from) const;
+  template <bool Lang>
+  std::uint32_t link_as_text(std::uint32_t at) const;
   using Scan = std::uint32_t (Builder::*)(std::uint32_t) const;
   // scan_stops for each (language conversion, stop table), in next_stop's order.
   template <std::size_t... T>
@@ -657,6 +659,22 @@ bool Builder::take_known_node() {
   return true;
 }
 
+// At a `[[` at the top level (nothing open), on_open's first case taken inside the scan:
+// a link with nothing inside that the preprocessor acts on is text, and so is joined to
+// the text around it, as add_literal and note_plain would join it after on_open, without
+// leaving the scan and coming back for each link. The end of the link, or 0 if on_open
+// must decide (three or more brackets, or a stop inside). Needs two bytes after `at`. Not
+// while known plain runs are ahead: the main loop takes those without a scan, links and
+// all, so running on through the text after the link would be the slower way.
+template <bool Lang>
+std::uint32_t Builder::link_as_text(std::uint32_t at) const {
+  if (known_ || s_[at] != '[' || s_[at + 1] != '[' || (at + 2 < n_ && s_[at + 2] == '[')) return 0;
+  const std::uint32_t k = scan_stops<kCloseBracket, false, false, Lang>(at + 2);
+  if (k >= n_ || s_[k] != ']') return 0;  // a ']' stop is the first of two
+  if (record_) record_->links.push_back({at, k + 2});
+  return k + 2;
+}
+
 // The first byte at or after `from` that the main loop must act on in the state whose
 // stop table is `table`: the next strcspn stop that stop_is_text() does not pass over.
 inline std::uint32_t Builder::next_stop(std::uint32_t from, int table) const {
@@ -708,9 +726,18 @@ std::uint32_t Builder::scan_stops(std::uint32_t k) const {
       if (s[at] == '<' && angle_by_pair && !TagTables::has_pair(angle_pairs, TagTables::pair_of(s + at + 1)))
         continue;
       if (opens_conversion(at)) return at - 1;
-      if (!stop_is_text(at)) return at;
+      if (!stop_is_text(at)) {
+        if constexpr (Closing == kCloseNone) {
+          if (const std::uint32_t end = link_as_text<Lang>(at)) {
+            k = end;  // the scan goes on after the link
+            goto next_block;
+          }
+        }
+        return at;
+      }
     }
     k += 16;
+  next_block: __attribute__((unused));
   }
   if (opens_conversion(k)) return k - 1;  // the '-' ended the last block searched
 #endif

@@ -276,6 +276,33 @@ TEST_CASE("braces and brackets are found at every offset, after any number of bl
   }
 }
 
+TEST_CASE("links are taken whole at every offset of the stop scan's blocks, and recorded alike") {
+  // At the top level the stop scan takes a `[[…]]` with no stop inside as text without
+  // leaving the scan; one with a stop inside, with three brackets or without its close
+  // is left to on_open. Wherever the blocks fall, the tree and the links recorded in the
+  // plain runs must be those of the snippet alone.
+  auto inner = [](const std::string& xml) { return xml.substr(6, xml.size() - 6 - 7); };  // <root>…</root>
+  for (std::string snippet : {"[[a]]", "[[a]][[b]]", "[[a|b]] [[c]]x", "[[[a]]]", "[[a]b]]", "[[a{{t}}]]",
+                              "[[a<!--c-->]]", "[[a\n=b]]", "[[a", "[[a]", "[[<span>a</span>]]", "-[[a]]-{",
+                              "[[a]]{{t}}", "<span>[[a]]</span>", "[[a]]]", "[[\n]]"}) {
+    PlainRuns alone_runs;
+    const std::string alone = inner(to_xml(preprocess(snippet, {}, {}, Tree{}, nullptr, &alone_runs)));
+    for (std::size_t pad = 0; pad < 40; ++pad)
+      for (std::size_t tail : {0, 1, 2, 3, 16, 17, 18, 40}) {
+        std::string text = "x" + std::string(pad, ';') + snippet + std::string(tail, 'K');
+        CAPTURE(text);
+        PlainRuns runs;
+        CHECK(to_xml(preprocess(text, {}, {}, Tree{}, nullptr, &runs)) ==
+              "<root>x" + std::string(pad, ';') + alone + std::string(tail, 'K') + "</root>");
+        REQUIRE(runs.links.size() == alone_runs.links.size());
+        for (std::size_t k = 0; k < runs.links.size(); ++k) {
+          CHECK(runs.links[k].begin == alone_runs.links[k].begin + 1 + pad);
+          CHECK(runs.links[k].end == alone_runs.links[k].end + 1 + pad);
+        }
+      }
+  }
+}
+
 TEST_CASE("the tag tables follow each run's extension tags and mode, however many lists alternate") {
   // They are built once per tag list and mode and kept for the next runs: lists going
   // round, more of them than are kept, must each give their own answer.

@@ -11,6 +11,7 @@
 #include <emmintrin.h>
 #endif
 #include <cstring>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -111,45 +112,66 @@ const StopTables& stop_tables(bool language_conversion) {
   return language_conversion ? with : without;
 }
 
-class Builder {
-public:
-  Builder(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics, Tree&& recycled,
-          const PlainRuns* known, PlainRuns* record)
-      : s_(text.data()), n_(static_cast<std::uint32_t>(text.size())), options_(options), diag_(diagnostics),
-        tree_(std::move(recycled)), tables_(stop_tables(options.language_conversion)) {
-    tree_.nodes.clear();
-    tree_.extension_tags.clear();
-    tree_.root = kNoNode;
-    tree_.source = text;
-    tree_.for_inclusion = options.for_inclusion;
-    tree_.nodes.reserve(n_ / 64 + 16);  // the seed page has one node per ~80 bytes
-    for (const auto& tag : options.extension_tags) xmlish_.push_back(lower(tag));
-    if (options.for_inclusion) {
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+// The element names the '<' rule looks for (Preprocessor_Hash's xmlishElements and
+// ignoredTags) and the tables that settle most '<' without parsing a name. They depend
+// on the extension tags and the mode alone, so they are built once for each and shared
+// by every run (built by each Builder, they cost a page's two runs ~11 K instructions
+// each).
+struct TagTables {
+  std::vector<std::string> extension_tags;  // Options::extension_tags, as given: the key
+  bool for_inclusion;
+  std::vector<std::string> xmlish, ignored_tags, ignored_elements;
+  // First bytes (either case) of the names in xmlish and ignored_tags: after any other
+  // byte, '<' is text or a comment, known without parsing a name (most '<' in pages
+  // open HTML tags, which the preprocessor leaves alone).
+  std::array<bool, 256> element_first{};
+  std::array<bool, 256> element_after_slash{};  // the same for the byte after a leading '/'
+  // Bytes that end an element name (xmlish's name_char is every other byte).
+  std::array<bool, 256> name_stop{};
+  // Lengths (bit n: n bytes, bit 63: 63 or more) of those names by first byte: `<span`
+  // and `<td` are rejected without comparing against every extension tag name.
+  std::array<std::uint64_t, 256> name_lengths{};
+  // The first two bytes (either case) of those names, a bit per pair (first byte low,
+  // as they lie in memory): `<span` and `<li` share a first byte with a tag (`<section`,
+  // `<languages`) but not a second, and are the most frequent '<' of a page. A one-byte
+  // name allows every second byte.
+  std::array<std::uint64_t, 65536 / 64> element_pairs{};
+  // The same pairs and every pair after '!' (a comment may open): the two bytes after a
+  // '<' missing here make it text, settled by the stop scan with one test.
+  std::array<std::uint64_t, 65536 / 64> angle_pairs{};
+
+  TagTables(const std::vector<std::string>& tags, bool inclusion) : extension_tags(tags), for_inclusion(inclusion) {
+    for (const auto& tag : tags) xmlish.push_back(lower(tag));
+    if (inclusion) {
       // Preprocessor_Hash: for inclusion <includeonly> tags vanish and <noinclude> hides.
-      ignored_tags_ = {"includeonly", "/includeonly"};
-      ignored_elements_ = {"noinclude"};
-      xmlish_.push_back("noinclude");
-      enable_onlyinclude_ = text.find("<onlyinclude>") != std::string_view::npos &&
-                            text.find("</onlyinclude>") != std::string_view::npos;
-      find_onlyinclude_ = enable_onlyinclude_;  // hide everything before the first <onlyinclude>
+      ignored_tags = {"includeonly", "/includeonly"};
+      ignored_elements = {"noinclude"};
+      xmlish.push_back("noinclude");
     } else {
-      ignored_tags_ = {"noinclude", "/noinclude", "onlyinclude", "/onlyinclude"};
-      ignored_elements_ = {"includeonly"};
-      xmlish_.push_back("includeonly");
+      ignored_tags = {"noinclude", "/noinclude", "onlyinclude", "/onlyinclude"};
+      ignored_elements = {"includeonly"};
+      xmlish.push_back("includeonly");
     }
-    for (const auto* list : {&xmlish_, &ignored_tags_})
+    for (const auto* list : {&xmlish, &ignored_tags})
       for (const std::string& name : *list) {
         if (name.empty()) continue;
         bool slash = name[0] == '/' && name.size() > 1;
         auto c = static_cast<unsigned char>(name[slash ? 1 : 0]);
-        auto& table = slash ? element_after_slash_ : element_first_;
+        auto& table = slash ? element_after_slash : element_first;
         table[c] = true;
         if (c >= 'a' && c <= 'z') table[c - 'a' + 'A'] = true;
         auto first = static_cast<unsigned char>(name[0]);
         std::uint64_t length_bit = std::uint64_t{1} << std::min<std::size_t>(name.size(), 63);
-        name_lengths_[first] |= length_bit;
-        if (first >= 'a' && first <= 'z') name_lengths_[first - 'a' + 'A'] |= length_bit;
-        if (name == "/") element_after_slash_.fill(true);
+        name_lengths[first] |= length_bit;
+        if (first >= 'a' && first <= 'z') name_lengths[first - 'a' + 'A'] |= length_bit;
+        if (name == "/") element_after_slash.fill(true);
         auto cases = [](unsigned char b) {
           return std::array<unsigned char, 2>{b, b >= 'a' && b <= 'z' ? static_cast<unsigned char>(b - 'a' + 'A') : b};
         };
@@ -162,8 +184,79 @@ public:
         }
       }
     for (int c = 0; c < 256; ++c)
-      if (element_after_slash_[c]) element_first_['/'] = true;
-    for (unsigned char c : std::string_view(" \t\n\r\f\v/>")) name_stop_[c] = true;
+      if (element_after_slash[c]) element_first['/'] = true;
+    angle_pairs = element_pairs;
+    for (unsigned b1 = 0; b1 < 256; ++b1) set_pair(angle_pairs, '!', static_cast<unsigned char>(b1));
+    for (unsigned char c : std::string_view(" \t\n\r\f\v/>")) name_stop[c] = true;
+  }
+
+  bool may_have_length(char first, std::size_t length) const {
+    return (name_lengths[static_cast<unsigned char>(first)] >> std::min<std::size_t>(length, 63)) & 1;
+  }
+  static unsigned pair_of(const char* first) {
+    return static_cast<unsigned char>(first[0]) | static_cast<unsigned>(static_cast<unsigned char>(first[1])) << 8;
+  }
+  static void set_pair(std::array<std::uint64_t, 65536 / 64>& pairs, unsigned char b0, unsigned char b1) {
+    const unsigned pair = b0 | unsigned{b1} << 8;
+    pairs[pair / 64] |= std::uint64_t{1} << (pair % 64);
+  }
+  static bool has_pair(const std::uint64_t* pairs, unsigned pair) { return (pairs[pair / 64] >> (pair % 64)) & 1; }
+  void mark_pair(unsigned char b0, unsigned char b1) { set_pair(element_pairs, b0, b1); }
+  bool may_be_pair(const char* first) const { return has_pair(element_pairs.data(), pair_of(first)); }
+  // False when no element name in xmlish or ignored_tags can start at `first` (just
+  // after a '<'): by its first byte (or the byte after a '/'), or by the length of the
+  // name xmlish_open would match, counted up to 65. Most '<' in pages open HTML tags, and
+  // this settles them without running the tag rule.
+  bool may_be_element(const char* first, const char* last) const {
+    if (first + 1 < last && !may_be_pair(first)) return false;
+    if (first >= last || !element_first[static_cast<unsigned char>(*first)]) return false;
+    if (*first == '/' && !(first + 1 < last && element_after_slash[static_cast<unsigned char>(first[1])]))
+      return false;
+    const char* p = *first == '/' ? first + 1 : first;
+    const char* cap = last - p > 64 ? p + 64 : last;
+    while (p < cap && !name_stop[static_cast<unsigned char>(*p)]) ++p;
+    auto length = static_cast<std::size_t>(p - first);
+    return (p < last ? name_stop[static_cast<unsigned char>(*p)] : true) && length <= 64 &&
+           may_have_length(*first, length);
+  }
+};
+
+// The tables for `options`. Each thread keeps its own few (the pipeline preprocesses on
+// several threads; a run never waits on a lock), the most recent first. A Builder holds
+// its tables, so dropping the oldest past a handful of tag lists never frees one in use.
+std::shared_ptr<const TagTables> tag_tables(const Options& options) {
+  thread_local std::vector<std::shared_ptr<const TagTables>> cache;
+  for (std::size_t k = 0; k < cache.size(); ++k) {
+    const TagTables& t = *cache[k];
+    if (t.for_inclusion == options.for_inclusion && t.extension_tags == options.extension_tags) {
+      if (k > 0) std::swap(cache[k], cache[0]);
+      return cache[0];
+    }
+  }
+  constexpr std::size_t kKept = 8;
+  if (cache.size() == kKept) cache.pop_back();
+  cache.insert(cache.begin(), std::make_shared<const TagTables>(options.extension_tags, options.for_inclusion));
+  return cache[0];
+}
+
+class Builder {
+public:
+  Builder(std::string_view text, const Options& options, const DiagnosticTarget& diagnostics, Tree&& recycled,
+          const PlainRuns* known, PlainRuns* record)
+      : s_(text.data()), n_(static_cast<std::uint32_t>(text.size())), options_(options), diag_(diagnostics),
+        tree_(std::move(recycled)), tag_holder_(tag_tables(options)), tags_(*tag_holder_),
+        tables_(stop_tables(options.language_conversion)) {
+    tree_.nodes.clear();
+    tree_.extension_tags.clear();
+    tree_.root = kNoNode;
+    tree_.source = text;
+    tree_.for_inclusion = options.for_inclusion;
+    tree_.nodes.reserve(n_ / 64 + 16);  // the seed page has one node per ~80 bytes
+    if (options.for_inclusion) {
+      enable_onlyinclude_ = text.find("<onlyinclude>") != std::string_view::npos &&
+                            text.find("</onlyinclude>") != std::string_view::npos;
+      find_onlyinclude_ = enable_onlyinclude_;  // hide everything before the first <onlyinclude>
+    }
     if (!options.for_inclusion) {
       if (record) {
         record->spans.clear();
@@ -344,12 +437,6 @@ private:
     auto pos = tree_.source.find(needle, from);
     return pos == std::string_view::npos ? n_ : static_cast<std::uint32_t>(pos);
   }
-  static std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return out;
-  }
   static bool contains(const std::vector<std::string>& list, std::string_view s) {
     return std::find(list.begin(), list.end(), s) != list.end();
   }
@@ -408,6 +495,8 @@ private:
   std::uint32_t next_stop(std::uint32_t from, int table) const;
   template <int Closing, bool Pipe, bool Equals, bool Lang>
   std::uint32_t scan_stops(std::uint32_t from) const;
+  template <bool Lang>
+  std::uint32_t link_as_text(std::uint32_t at) const;
   using Scan = std::uint32_t (Builder::*)(std::uint32_t) const;
   // scan_stops for each (language conversion, stop table), in next_stop's order.
   template <std::size_t... T>
@@ -423,50 +512,15 @@ private:
   const Options& options_;
   const DiagnosticTarget& diag_;
   Tree tree_;
-  std::vector<std::string> xmlish_, ignored_tags_, ignored_elements_, no_more_closing_tag_;
-  // First bytes (either case) of the names in xmlish_ and ignored_tags_: after any other
-  // byte, '<' is text or a comment, known without parsing a name (most '<' in pages
-  // open HTML tags, which the preprocessor leaves alone).
-  std::array<bool, 256> element_first_{};
-  std::array<bool, 256> element_after_slash_{};  // the same for the byte after a leading '/'
-  // Bytes that end an element name (xmlish's name_char is every other byte).
-  std::array<bool, 256> name_stop_{};
-  // Lengths (bit n: n bytes, bit 63: 63 or more) of those names by first byte: `<span`
-  // and `<td` are rejected without comparing against every extension tag name.
-  std::array<std::uint64_t, 256> name_lengths_{};
-  bool may_have_length(char first, std::size_t length) const {
-    return (name_lengths_[static_cast<unsigned char>(first)] >> std::min<std::size_t>(length, 63)) & 1;
-  }
+  // The element names and '<' tables for these options, shared with other runs.
+  std::shared_ptr<const TagTables> tag_holder_;
+  const TagTables& tags_;
+  std::vector<std::string> no_more_closing_tag_;
   bool enable_onlyinclude_ = false;
-  // The first two bytes (either case) of those names, a bit per pair: `<span` and `<li`
-  // share a first byte with a tag (`<section`, `<languages`) but not a second, and are
-  // the most frequent '<' of a page. A one-byte name allows every second byte.
-  std::array<std::uint64_t, 65536 / 64> element_pairs_{};
-  void mark_pair(unsigned char b0, unsigned char b1) {
-    const unsigned pair = b0 * 256u + b1;
-    element_pairs_[pair / 64] |= std::uint64_t{1} << (pair % 64);
-  }
-  bool may_be_pair(const char* first) const {
-    const unsigned pair = static_cast<unsigned char>(first[0]) * 256u + static_cast<unsigned char>(first[1]);
-    return (element_pairs_[pair / 64] >> (pair % 64)) & 1;
-  }
+  bool may_be_element(const char* first, const char* last) const { return tags_.may_be_element(first, last); }
+  bool may_have_length(char first, std::size_t length) const { return tags_.may_have_length(first, length); }
+  bool may_be_pair(const char* first) const { return tags_.may_be_pair(first); }
 
-  // False when no element name in xmlish_ or ignored_tags_ can start at `first` (just
-  // after a '<'): by its first byte (or the byte after a '/'), or by the length of the
-  // name xmlish_open would match, counted up to 65. Most '<' in pages open HTML tags, and
-  // this settles them without running the tag rule.
-  bool may_be_element(const char* first, const char* last) const {
-    if (first + 1 < last && !may_be_pair(first)) return false;
-    if (first >= last || !element_first_[static_cast<unsigned char>(*first)]) return false;
-    if (*first == '/' && !(first + 1 < last && element_after_slash_[static_cast<unsigned char>(first[1])]))
-      return false;
-    const char* p = *first == '/' ? first + 1 : first;
-    const char* cap = last - p > 64 ? p + 64 : last;
-    while (p < cap && !name_stop_[static_cast<unsigned char>(*p)]) ++p;
-    auto length = static_cast<std::size_t>(p - first);
-    return (p < last ? name_stop_[static_cast<unsigned char>(*p)] : true) && length <= 64 &&
-           may_have_length(*first, length);
-  }
   // Stops that the main loop would only add to the literal in the current state, so the
   // scan for the next stop runs on over them (add_literal would merge them into the run
   // anyway): a '-' not opening "-{"; a single '{' or '[' (on_open needs two); a single
@@ -605,6 +659,22 @@ bool Builder::take_known_node() {
   return true;
 }
 
+// At a `[[` at the top level (nothing open), on_open's first case taken inside the scan:
+// a link with nothing inside that the preprocessor acts on is text, and so is joined to
+// the text around it, as add_literal and note_plain would join it after on_open, without
+// leaving the scan and coming back for each link. The end of the link, or 0 if on_open
+// must decide (three or more brackets, or a stop inside). Needs two bytes after `at`. Not
+// while known plain runs are ahead: the main loop takes those without a scan, links and
+// all, so running on through the text after the link would be the slower way.
+template <bool Lang>
+std::uint32_t Builder::link_as_text(std::uint32_t at) const {
+  if (known_ || s_[at] != '[' || s_[at + 1] != '[' || (at + 2 < n_ && s_[at + 2] == '[')) return 0;
+  const std::uint32_t k = scan_stops<kCloseBracket, false, false, Lang>(at + 2);
+  if (k >= n_ || s_[k] != ']') return 0;  // a ']' stop is the first of two
+  if (record_) record_->links.push_back({at, k + 2});
+  return k + 2;
+}
+
 // The first byte at or after `from` that the main loop must act on in the state whose
 // stop table is `table`: the next strcspn stop that stop_is_text() does not pass over.
 inline std::uint32_t Builder::next_stop(std::uint32_t from, int table) const {
@@ -637,23 +707,37 @@ std::uint32_t Builder::scan_stops(std::uint32_t k) const {
     if constexpr (Equals) hit = _mm_or_si128(hit, is(v, '='));
     return static_cast<unsigned>(_mm_movemask_epi8(hit));
   };
-  while (k + 16 <= n_) {
+  // Most stops are a '<' opening an HTML tag (`<span`, `</td`), text by the two bytes
+  // after it alone (TagTables::angle_pairs): stop_is_text's answer without its dispatch
+  // or the "-{" test. The blocks stop two bytes short of the end so that those two bytes
+  // are always there; the rest goes to the byte loop below.
+  const char* const s = s_;
+  const std::uint64_t* const angle_pairs = tags_.angle_pairs.data();
+  const bool angle_by_pair = !enable_onlyinclude_;
+  while (k + 18 <= n_) {
     // Blocks without a stop, the most frequent case, in a loop of their own.
     unsigned first = stops_in(k);
-    while (first == 0 && k + 32 <= n_) {
+    while (first == 0 && k + 34 <= n_) {
       k += 16;
       first = stops_in(k);
     }
     for (unsigned mask = first; mask != 0; mask &= mask - 1) {
       const std::uint32_t at = k + static_cast<std::uint32_t>(__builtin_ctz(mask));
-      // Most stops are a '<' opening an HTML tag (`<span`, `</td`), text by its first two
-      // name bytes alone: stop_is_text's answer, without its dispatch or the "-{" test.
-      if (s_[at] == '<' && at + 2 < n_ && s_[at + 1] != '!' && !enable_onlyinclude_ && !may_be_pair(s_ + at + 1))
+      if (s[at] == '<' && angle_by_pair && !TagTables::has_pair(angle_pairs, TagTables::pair_of(s + at + 1)))
         continue;
       if (opens_conversion(at)) return at - 1;
-      if (!stop_is_text(at)) return at;
+      if (!stop_is_text(at)) {
+        if constexpr (Closing == kCloseNone) {
+          if (const std::uint32_t end = link_as_text<Lang>(at)) {
+            k = end;  // the scan goes on after the link
+            goto next_block;
+          }
+        }
+        return at;
+      }
     }
     k += 16;
+  next_block: __attribute__((unused));
   }
   if (opens_conversion(k)) return k - 1;  // the '-' ended the last block searched
 #endif
@@ -963,7 +1047,7 @@ void Builder::on_angle() {
   if (may_be_element(first, last) && boost::spirit::x3::parse(first, last, grammar::xmlish_open(), range)) {
     if (range.size() <= 64 && may_have_length(*range.begin(), range.size())) {
       name_lower = lower(std::string_view(range.begin(), range.size()));
-      is_element = contains(xmlish_, name_lower) || contains(ignored_tags_, name_lower);
+      is_element = contains(tags_.xmlish, name_lower) || contains(tags_.ignored_tags, name_lower);
     }
   }
   if (!is_element) {
@@ -998,7 +1082,7 @@ void Builder::on_angle() {
     return;
   }
 
-  if (contains(ignored_tags_, name_lower)) {
+  if (contains(tags_.ignored_tags, name_lower)) {
     append(accum(), make(NodeKind::Ignore, i_, tag_end + 1));
     i_ = tag_end + 1;
     return;
@@ -1034,7 +1118,7 @@ void Builder::on_angle() {
       return;
     }
   }
-  if (contains(ignored_elements_, name_lower)) {
+  if (contains(tags_.ignored_elements, name_lower)) {
     append(accum(), make(NodeKind::Ignore, tag_start, i_));
     return;
   }

@@ -245,10 +245,10 @@ TEST_CASE("a '<' is decided alike at every offset of the stop scan's blocks and 
   // must give the tree they give alone, wherever the sixteen-byte blocks fall.
   auto inner = [](const std::string& xml) { return xml.substr(6, xml.size() - 6 - 7); };  // <root>…</root>
   for (std::string snippet : {"<span>s</span>", "<pre>x</pre>", "<!-- c -->", "<", "<s", "</s", "<ref/>",
-                              "<nowiki>a</nowiki><td>", "<includeonly>i</includeonly>"}) {
+                              "<nowiki>a</nowiki><td>", "<includeonly>i</includeonly>", "<!", "<!x", "<!-"}) {
     const std::string alone = inner(to_xml(preprocess(snippet)));
     for (std::size_t pad = 0; pad < 20; ++pad)
-      for (std::size_t tail : {0, 1, 2, 16}) {
+      for (std::size_t tail : {0, 1, 2, 3, 16, 17, 18}) {
         std::string text = "x" + std::string(pad, 'p') + snippet + std::string(tail, 't');
         CAPTURE(text);
         CHECK(to_xml(preprocess(text)) ==
@@ -274,6 +274,53 @@ TEST_CASE("braces and brackets are found at every offset, after any number of bl
               "<root>x" + std::string(pad, ';') + alone + std::string(tail, 'K') + "</root>");
       }
   }
+}
+
+TEST_CASE("links are taken whole at every offset of the stop scan's blocks, and recorded alike") {
+  // At the top level the stop scan takes a `[[…]]` with no stop inside as text without
+  // leaving the scan; one with a stop inside, with three brackets or without its close
+  // is left to on_open. Wherever the blocks fall, the tree and the links recorded in the
+  // plain runs must be those of the snippet alone.
+  auto inner = [](const std::string& xml) { return xml.substr(6, xml.size() - 6 - 7); };  // <root>…</root>
+  for (std::string snippet : {"[[a]]", "[[a]][[b]]", "[[a|b]] [[c]]x", "[[[a]]]", "[[a]b]]", "[[a{{t}}]]",
+                              "[[a<!--c-->]]", "[[a\n=b]]", "[[a", "[[a]", "[[<span>a</span>]]", "-[[a]]-{",
+                              "[[a]]{{t}}", "<span>[[a]]</span>", "[[a]]]", "[[\n]]"}) {
+    PlainRuns alone_runs;
+    const std::string alone = inner(to_xml(preprocess(snippet, {}, {}, Tree{}, nullptr, &alone_runs)));
+    for (std::size_t pad = 0; pad < 40; ++pad)
+      for (std::size_t tail : {0, 1, 2, 3, 16, 17, 18, 40}) {
+        std::string text = "x" + std::string(pad, ';') + snippet + std::string(tail, 'K');
+        CAPTURE(text);
+        PlainRuns runs;
+        CHECK(to_xml(preprocess(text, {}, {}, Tree{}, nullptr, &runs)) ==
+              "<root>x" + std::string(pad, ';') + alone + std::string(tail, 'K') + "</root>");
+        REQUIRE(runs.links.size() == alone_runs.links.size());
+        for (std::size_t k = 0; k < runs.links.size(); ++k) {
+          CHECK(runs.links[k].begin == alone_runs.links[k].begin + 1 + pad);
+          CHECK(runs.links[k].end == alone_runs.links[k].end + 1 + pad);
+        }
+      }
+  }
+}
+
+TEST_CASE("the tag tables follow each run's extension tags and mode, however many lists alternate") {
+  // They are built once per tag list and mode and kept for the next runs: lists going
+  // round, more of them than are kept, must each give their own answer.
+  const std::string text = "<t0>a</t0><t5>b</t5><noinclude>c</noinclude>";
+  for (int round = 0; round < 3; ++round)
+    for (int list = 0; list < 12; ++list) {
+      Options o;
+      o.extension_tags = {"t" + std::to_string(list)};
+      o.for_inclusion = list % 2 == 1;
+      o.report_unclosed = false;
+      Tree tree = preprocess(text, o);
+      CAPTURE(list);
+      std::size_t tags = 0;
+      for (NodeId c : tree.children(tree.root)) tags += tree.node(c).kind == NodeKind::ExtensionTag ? 1 : 0;
+      // t0 or t5 if listed; <noinclude> is an element (hidden) for inclusion only.
+      CHECK(tags == (list == 0 || list == 5 ? 1u : 0u));
+      CHECK(tree.extension_tags.size() == tags);
+    }
 }
 
 TEST_CASE("restore mode words") {

@@ -1915,6 +1915,10 @@ private:
     if (end_tag) ++j;
     std::uint32_t nb = j;
     int known;
+    // The tag's `>`, when the name's block already showed it, and else where the scan
+    // for it starts.
+    std::uint32_t g = 0xFFFFFFFFu;
+    std::uint32_t scan_from = 0;
 #if defined(__SSE2__) && defined(__x86_64__)
     if (nb + 16 <= text_end()) {
       // The name's end and its lookup from one load: a byte loop and a compare loop
@@ -1931,6 +1935,14 @@ private:
       if (j == nb || !is_alpha(text_[nb])) return false;
       if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
       known = kMarkupTagHash.find(lowered, j - nb);
+      // Most tags (all end tags, `<br>`, `<span>`, short attribute lists) close within
+      // the name's block: its `>` is read from the same load. The name's bytes are no
+      // `>`, so the first one is past the name; one at or past `stop` means none before.
+      if (const auto closes = static_cast<unsigned>(
+              _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('>')))))
+        g = std::min(nb + static_cast<std::uint32_t>(__builtin_ctz(closes)), stop);
+      else
+        scan_from = std::min(nb + 16, stop);
     } else
 #endif
     {
@@ -1938,11 +1950,12 @@ private:
       if (j == nb || !is_alpha(text_[nb])) return false;
       if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
       known = kMarkupTagIndex.find(std::string_view(text_.data() + nb, j - nb));
+      scan_from = j;
     }
     if (known < 0) return false;
     // [i, stop) holds no region, so a `>` there is the tag's end without asking the
     // region list; only a tag running into a region needs find_outside.
-    std::uint32_t g = scan_byte(text_.data(), j, stop, text_end(), '>');
+    if (g == 0xFFFFFFFFu) g = scan_byte(text_.data(), scan_from, stop, text_end(), '>');
     if (g >= stop) g = find_outside(j, e, ">");
     if (g >= e) return false;
     if (static_cast<std::size_t>(known) >= std::size(kTags)) {

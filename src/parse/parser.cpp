@@ -373,6 +373,17 @@ constexpr std::array<std::uint32_t, 26> kExtensionTagStarts = [] {
   return starts;
 }();
 
+// Whether the `<` at i may open a region: a comment starts `<!`, an extension tag with
+// one of kExtensionTagStarts. Nearly every `<` find_regions meets is an HTML tag that
+// fails this, and is passed over here without a trip through the loop that handles the
+// regions. True near the end of the text, where the full checks decide.
+inline bool may_open_region(const char* base, std::uint32_t i, std::uint32_t n) {
+  if (i + 2 >= n || base[i + 1] == '!') return true;
+  const unsigned l0 = static_cast<unsigned char>(base[i + 1] | 0x20) - 'a';
+  const unsigned l1 = static_cast<unsigned char>(base[i + 2] | 0x20) - 'a';
+  return l0 < 26 && l1 < 26 && ((kExtensionTagStarts[l0] >> l1) & 1u);
+}
+
 // --- atomic regions ----------------------------------------------------------------
 // Comments, ext tags, unexpanded templates and semantic markers are found in one
 // pre-pass; line splitting and every scanner jump over them, so a `|` or a newline
@@ -740,6 +751,8 @@ private:
       }
       // Skip quickly to the next byte that can open or close a region.
       i = scan_region_start(t.data(), i, limit, n);
+      while (i < limit && t[i] == '<' && !may_open_region(t.data(), i, n))
+        i = scan_region_start(t.data(), i + 1, limit, n);
       if (i >= limit) {
         if (i >= n) break;
         continue;

@@ -1928,10 +1928,10 @@ private:
     if (end_tag) ++j;
     std::uint32_t nb = j;
     int known;
-    // The tag's `>`, when the name's block already showed it, and else where the scan
-    // for it starts.
-    std::uint32_t g = 0xFFFFFFFFu;
-    std::uint32_t scan_from = 0;
+    // The tag's `>` once found before `stop`, and where the scan for it starts while
+    // it is not.
+    std::uint32_t g = stop;
+    std::uint32_t scan_from = stop;
 #if defined(__SSE2__) && defined(__x86_64__)
     if (nb + 16 <= text_end()) {
       // The name's end and its lookup from one load: a byte loop and a compare loop
@@ -1945,15 +1945,17 @@ private:
                                           _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
       const auto alnum = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit)));
       j = std::min(nb + static_cast<std::uint32_t>(__builtin_ctz(~alnum)), stop);
-      if (j == nb || !is_alpha(text_[nb])) return false;
+      // A name starts with a letter: the block's first bit, not a load of the byte.
+      if (j == nb || !(_mm_movemask_epi8(letter) & 1)) return false;
       if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
       known = kMarkupTagHash.find(lowered, j - nb);
       // Most tags (all end tags, `<br>`, `<span>`, short attribute lists) close within
       // the name's block: its `>` is read from the same load. The name's bytes are no
-      // `>`, so the first one is past the name; one at or past `stop` means none before.
+      // `>`, so the first one is past the name; one at or past `stop` means none before
+      // it, and is taken for none below.
       if (const auto closes = static_cast<unsigned>(
               _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('>')))))
-        g = std::min(nb + static_cast<std::uint32_t>(__builtin_ctz(closes)), stop);
+        g = nb + static_cast<std::uint32_t>(__builtin_ctz(closes));
       else
         scan_from = std::min(nb + 16, stop);
     } else
@@ -1968,9 +1970,13 @@ private:
     if (known < 0) return false;
     // [i, stop) holds no region, so a `>` there is the tag's end without asking the
     // region list; only a tag running into a region needs find_outside.
-    if (g == 0xFFFFFFFFu) g = scan_byte(text_.data(), scan_from, stop, text_end(), '>');
-    if (g >= stop) g = find_outside(j, e, ">");
-    if (g >= e) return false;
+    if (g >= stop) {
+      g = scan_byte(text_.data(), scan_from, stop, text_end(), '>');
+      if (g >= stop) {
+        g = find_outside(j, e, ">");
+        if (g >= e) return false;
+      }
+    }
     if (static_cast<std::size_t>(known) >= std::size(kTags)) {
       t.kind = Tok::Skip;
       t.b = i;

@@ -373,6 +373,17 @@ constexpr std::array<std::uint32_t, 26> kExtensionTagStarts = [] {
   return starts;
 }();
 
+// Whether the `<` at i may open a region: a comment starts `<!`, an extension tag with
+// one of kExtensionTagStarts. Nearly every `<` find_regions meets is an HTML tag that
+// fails this, and is passed over here without a trip through the loop that handles the
+// regions. True near the end of the text, where the full checks decide.
+inline bool may_open_region(const char* base, std::uint32_t i, std::uint32_t n) {
+  if (i + 2 >= n || base[i + 1] == '!') return true;
+  const unsigned l0 = static_cast<unsigned char>(base[i + 1] | 0x20) - 'a';
+  const unsigned l1 = static_cast<unsigned char>(base[i + 2] | 0x20) - 'a';
+  return l0 < 26 && l1 < 26 && ((kExtensionTagStarts[l0] >> l1) & 1u);
+}
+
 // --- atomic regions ----------------------------------------------------------------
 // Comments, ext tags, unexpanded templates and semantic markers are found in one
 // pre-pass; line splitting and every scanner jump over them, so a `|` or a newline
@@ -740,6 +751,8 @@ private:
       }
       // Skip quickly to the next byte that can open or close a region.
       i = scan_region_start(t.data(), i, limit, n);
+      while (i < limit && t[i] == '<' && !may_open_region(t.data(), i, n))
+        i = scan_region_start(t.data(), i + 1, limit, n);
       if (i >= limit) {
         if (i >= n) break;
         continue;
@@ -1915,6 +1928,10 @@ private:
     if (end_tag) ++j;
     std::uint32_t nb = j;
     int known;
+    // The tag's `>` once found before `stop`, and where the scan for it starts while
+    // it is not.
+    std::uint32_t g = stop;
+    std::uint32_t scan_from = stop;
 #if defined(__SSE2__) && defined(__x86_64__)
     if (nb + 16 <= text_end()) {
       // The name's end and its lookup from one load: a byte loop and a compare loop
@@ -1928,9 +1945,19 @@ private:
                                           _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
       const auto alnum = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(letter, digit)));
       j = std::min(nb + static_cast<std::uint32_t>(__builtin_ctz(~alnum)), stop);
-      if (j == nb || !is_alpha(text_[nb])) return false;
+      // A name starts with a letter: the block's first bit, not a load of the byte.
+      if (j == nb || !(_mm_movemask_epi8(letter) & 1)) return false;
       if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
       known = kMarkupTagHash.find(lowered, j - nb);
+      // Most tags (all end tags, `<br>`, `<span>`, short attribute lists) close within
+      // the name's block: its `>` is read from the same load. The name's bytes are no
+      // `>`, so the first one is past the name; one at or past `stop` means none before
+      // it, and is taken for none below.
+      if (const auto closes = static_cast<unsigned>(
+              _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('>')))))
+        g = nb + static_cast<std::uint32_t>(__builtin_ctz(closes));
+      else
+        scan_from = std::min(nb + 16, stop);
     } else
 #endif
     {
@@ -1938,13 +1965,18 @@ private:
       if (j == nb || !is_alpha(text_[nb])) return false;
       if (j < stop && !has_class(text_[j], kTagNameEndByte)) return false;
       known = kMarkupTagIndex.find(std::string_view(text_.data() + nb, j - nb));
+      scan_from = j;
     }
     if (known < 0) return false;
     // [i, stop) holds no region, so a `>` there is the tag's end without asking the
     // region list; only a tag running into a region needs find_outside.
-    std::uint32_t g = scan_byte(text_.data(), j, stop, text_end(), '>');
-    if (g >= stop) g = find_outside(j, e, ">");
-    if (g >= e) return false;
+    if (g >= stop) {
+      g = scan_byte(text_.data(), scan_from, stop, text_end(), '>');
+      if (g >= stop) {
+        g = find_outside(j, e, ">");
+        if (g >= e) return false;
+      }
+    }
     if (static_cast<std::size_t>(known) >= std::size(kTags)) {
       t.kind = Tok::Skip;
       t.b = i;

@@ -284,6 +284,77 @@ TEST_CASE("regions after end tags, at every offset and at the input's end") {
   }
 }
 
+TEST_CASE("a tag's `>` at every offset from its name, past regions, and at the input's end") {
+  // lex_tag takes the `>` from the 16-byte block its name starts when it is there, and
+  // scans for it otherwise: a `>` at every offset across two blocks, one past a region
+  // (a template in an attribute value, a `>` inside it), and each within 16 bytes of the
+  // input's end, where the byte loop reads the name.
+  for (std::size_t k = 0; k <= 40; ++k) {
+    for (std::string_view tail : {"", " and some text after the tag"}) {
+      const std::string value(k, 'v');
+      support::DiagnosticSink sink;
+      Document doc = parse_document("<span title=\"" + value + "\">s</span>" + std::string(tail), sink);
+      auto spans = find_all(doc, NodeKind::Element, "span");
+      INFO(k);
+      REQUIRE(spans.size() == 1);
+      const Attribute* title = doc.attribute(doc.node(spans[0]), "title");
+      REQUIRE(title != nullptr);
+      CHECK(title->value == value);
+      Document br = parse_document("a<br" + std::string(k, ' ') + "/>" + std::string(tail), sink);
+      CHECK(find_all(br, NodeKind::Element, "br").size() == 1);
+      Document end = parse_document("a</b" + std::string(k, ' ') + ">" + std::string(tail), sink);
+      CHECK(find_all(end, NodeKind::Element).empty());
+    }
+  }
+  for (std::string_view tail : {"", " and some text after the tag"}) {
+    // A `>` outside regions ends the tag, inside the quotes too (as in MediaWiki).
+    const std::pair<std::string_view, std::string_view> values[] = {
+        {"{{x}}", "{{x}}"}, {"{{x|>}}", "{{x|>}}"}, {"a{{x}}b>c", "a{{x}}b"}};
+    for (const auto& [value, expected] : values) {
+      support::DiagnosticSink sink;
+      Document doc = parse_document("<b title=\"" + std::string(value) + "\">t</b>" + std::string(tail), sink);
+      auto bold = find_all(doc, NodeKind::Element, "b");
+      INFO(value);
+      REQUIRE(bold.size() == 1);
+      const Attribute* title = doc.attribute(doc.node(bold[0]), "title");
+      REQUIRE(title != nullptr);
+      CHECK(title->value == expected);
+    }
+    support::DiagnosticSink sink;
+    Document doc = parse_document("<b {{x}}>t</b>" + std::string(tail), sink);
+    CHECK(find_all(doc, NodeKind::Element, "b").size() == 1);
+  }
+}
+
+TEST_CASE("regions after start tags, at every offset and at the input's end") {
+  // find_regions passes over a `<` whose next two bytes start no comment and no
+  // extension tag name without leaving its scan: a region right after such a tag, or
+  // after a tag that shares an extension tag's first letters, at every offset across
+  // two blocks; and `<` with one or two bytes after it as the input's end.
+  for (std::size_t pad = 0; pad <= 40; ++pad) {
+    for (std::string_view tag : {"<b>", "<span>", "<center>", "<s>", "<tr>"}) {
+      for (std::string_view tail : {"", " after"}) {
+        const std::string before = std::string(pad, 'x') + std::string(tag);
+        support::DiagnosticSink sink;
+        Document doc = parse_document(before + "<ref>r</ref>" + std::string(tail), sink);
+        CHECK(find_all(doc, NodeKind::ExtensionTag, "ref").size() == 1);
+        Document upper = parse_document(before + "<REF>r</REF>" + std::string(tail), sink);
+        CHECK(find_all(upper, NodeKind::ExtensionTag, "ref").size() == 1);
+        Document comment = parse_document(before + "<!--c-->" + std::string(tail), sink);
+        CHECK(find_all(comment, NodeKind::Comment).size() == 1);
+        Document nowiki = parse_document(before + "<nowiki/>" + std::string(tail), sink);
+        CHECK(find_all(nowiki, NodeKind::Nowiki).size() == 1);
+      }
+    }
+    for (std::string_view end : {"<b", "<r", "<re", "<!", "<!-", "<\xC3\xA9"}) {
+      support::DiagnosticSink sink;
+      Document doc = parse_document(std::string(pad, 'x') + std::string(end), sink);
+      CHECK(find_all(doc, NodeKind::ExtensionTag).empty());
+      CHECK(find_all(doc, NodeKind::Comment).empty());
+    }
+  }
+}
+
 TEST_CASE("line ends and cell separators at every offset across 32-byte steps") {
   // The newline of a line and the `||` after a cell's attributes are found 32 bytes a
   // step, then by the 16-byte block and the byte loop: a line or a cell of every length

@@ -18,7 +18,8 @@ namespace wikic::select {
 inline bool same_bytes(std::string_view a, std::string_view b) {
   std::size_t n = a.size();
   if (n != b.size()) return false;
-  if (n < 8 || n > 24) return std::memcmp(a.data(), b.data(), n) == 0;
+  // An empty view may have a null pointer, which memcmp must not be given even for 0 bytes.
+  if (n < 8 || n > 24) return n == 0 || std::memcmp(a.data(), b.data(), n) == 0;
   auto differ = [&](std::size_t at) {
     std::uint64_t x, y;
     std::memcpy(&x, a.data() + at, 8);

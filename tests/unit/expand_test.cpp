@@ -58,6 +58,8 @@ TEST_CASE("#ifexpr truthiness follows ParserFunctions::ifexpr") {
 
 // ------------------------------------------------------------------ expansion
 
+#include <memory>
+
 #include "expand/expander.hpp"
 #include "ingest/input.hpp"
 #include "parse/from_expansion.hpp"
@@ -65,6 +67,9 @@ TEST_CASE("#ifexpr truthiness follows ParserFunctions::ifexpr") {
 
 namespace {
 struct Expanded {
+  // The expansion's line indexes read the page's text when a warning is located, so the
+  // page lives as long as the expansion (declared first: destroyed last).
+  std::unique_ptr<wikic::ingest::Page> page;
   wikic::support::DiagnosticSink sink;
   wikic::expand::Expansion result;
   std::vector<std::string> messages() const {
@@ -85,7 +90,8 @@ Expanded expand_with(const std::string& title, const std::string& text,
   expand::ExpandOptions options;
   options.expand_all = expand_all;
   expand::Expander expander(store, options, e.sink);
-  e.result = expander.expand_page(ingest::page_from_wikitext(title, text, "page.wiki", site));
+  e.page = std::make_unique<ingest::Page>(ingest::page_from_wikitext(title, text, "page.wiki", site));
+  e.result = expander.expand_page(*e.page);
   return e;
 }
 }  // namespace

@@ -39,6 +39,9 @@ std::string xml(std::string_view text, bool inclusion = false) {
   return to_xml(preprocess(text, oracle_options(inclusion)));
 }
 
+// A tree's XML without its <root>…</root>, to place a snippet's tree inside a longer text's.
+std::string inner(const std::string& xml) { return xml.substr(6, xml.size() - 6 - 7); }
+
 std::string read(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream s;
@@ -243,7 +246,6 @@ TEST_CASE("a '<' is decided alike at every offset of the stop scan's blocks and 
   // The scan for the next stop passes a '<' whose first two name bytes rule out every
   // tag right in its block loop; a tag, a comment, a lone '<' at the end, and text tags
   // must give the tree they give alone, wherever the sixteen-byte blocks fall.
-  auto inner = [](const std::string& xml) { return xml.substr(6, xml.size() - 6 - 7); };  // <root>…</root>
   for (std::string snippet : {"<span>s</span>", "<pre>x</pre>", "<!-- c -->", "<", "<s", "</s", "<ref/>",
                               "<nowiki>a</nowiki><td>", "<includeonly>i</includeonly>", "<!", "<!x", "<!-"}) {
     const std::string alone = inner(to_xml(preprocess(snippet)));
@@ -262,7 +264,6 @@ TEST_CASE("braces and brackets are found at every offset, after any number of bl
   // blocks without a stop in a loop of its own: a template, an argument, a link, a lone
   // brace, and bytes next to them in the code table (';', ESC, 'K', 'k', '}'), must give
   // the tree they give alone, wherever the blocks fall and however many come before.
-  auto inner = [](const std::string& xml) { return xml.substr(6, xml.size() - 6 - 7); };  // <root>…</root>
   for (std::string snippet : {"{{t|a=[[b]]}}", "{{{1|x}}}", "[[l|{{t}}]]", "{", "[", "{x", "[x", ";{{t}}\x1b", "K[[k]]",
                               "{{t}}}"}) {
     const std::string alone = inner(to_xml(preprocess(snippet)));
@@ -281,7 +282,6 @@ TEST_CASE("links are taken whole at every offset of the stop scan's blocks, and 
   // leaving the scan; one with a stop inside, with three brackets or without its close
   // is left to on_open. Wherever the blocks fall, the tree and the links recorded in the
   // plain runs must be those of the snippet alone.
-  auto inner = [](const std::string& xml) { return xml.substr(6, xml.size() - 6 - 7); };  // <root>…</root>
   for (std::string snippet : {"[[a]]", "[[a]][[b]]", "[[a|b]] [[c]]x", "[[[a]]]", "[[a]b]]", "[[a{{t}}]]",
                               "[[a<!--c-->]]", "[[a\n=b]]", "[[a", "[[a]", "[[<span>a</span>]]", "-[[a]]-{",
                               "[[a]]{{t}}", "<span>[[a]]</span>", "[[a]]]", "[[\n]]"}) {

@@ -551,6 +551,9 @@ struct NodeConditions {
   std::uint32_t* own_index;
   // Byte stores may alias anything, so `out.hidden[i]` reloaded the vector at every use.
   std::uint8_t* hidden_of;
+  // Set by arena_walk, which leaves the hidden flags of a hidden node's descendants to
+  // one pass at the end: the nodes whose own structural class hides them, in arena order.
+  std::vector<parse::NodeId>* hiding = nullptr;
 
   NodeConditions(const parse::Document& d, const std::string& f, support::DiagnosticSink& s, const Vocabulary& voc,
                  const TreeOptions& o, TreeConditions& tc, ColumnsBuilder& c)
@@ -619,7 +622,9 @@ struct NodeConditions {
     } else {
       full[node] = inherited_index;
     }
-    hidden_of[node] = hidden || own.projection == Projection::hide;
+    bool hides = own.projection == Projection::hide;
+    hidden_of[node] = hidden || hides;
+    if (hides && hiding) hiding->push_back(node);
     if (!own.projection_condition.is_true()) out.projection_only.emplace(node, own.projection_condition);
   }
 };
@@ -652,33 +657,57 @@ bool arena_walk(const parse::Document& doc, const std::string& file, support::Di
   if (size == 0) return true;
   support::DiagnosticSink held;
   NodeConditions walk(doc, file, held, v, options, out, columns);
-  thread_local std::vector<parse::NodeId> reporters;
+  thread_local std::vector<parse::NodeId> reporters, hiding;
   reporters.clear();
-  // In locals: the byte stores of the hidden flags may alias anything, and the members
-  // behind `walk` and `doc` would be loaded again after each.
-  const parse::Node* nodes = &doc.node(0);
-  std::uint32_t* full = walk.full;
-  std::uint32_t* own_index = walk.own_index;
-  std::uint8_t* hidden_of = walk.hidden_of;
+  hiding.clear();
+  walk.hiding = &hiding;
+  // A hidden node's descendants are marked at the end, from `hiding`: a page hides a
+  // handful of small subtrees, and reading every node's parent's flag on the way cost
+  // more. (Zeroing the columns first with memset instead of a store per node cost more
+  // again: glibc's `rep stosb` for arrays of this size counts one instruction per byte.)
+  // The root: `true`, not hidden, and a condition of its own only if it has a selector.
   const parse::NodeId root = doc.root();
-  for (parse::NodeId node = root; node < size; ++node) {
-    const parse::Node& n = nodes[node];
-    std::uint32_t inherited = 0;  // the root's: `true`, not hidden
-    std::uint8_t hidden = 0;
-    if (node != root) [[likely]] {
-      parse::NodeId parent = n.parent;
-      if (parent >= node) [[unlikely]] return false;  // kNoNode, or a parent after its child
-      inherited = full[parent];
-      hidden = hidden_of[parent];
-    }
+  {
     SelectorAttributes found;
-    if (without_own_condition(doc, n, found)) [[likely]] {
-      NodeConditions::inherit(full, own_index, hidden_of, node, inherited, hidden);
-      continue;
+    if (without_own_condition(doc, doc.node(root), found)) NodeConditions::inherit(walk.full, walk.own_index, walk.hidden_of, root, 0, 0);
+    else walk.visit_candidate(root, 0, 0, found);
+    if (!held.all().empty()) reporters.push_back(root);
+  }
+  // The other nodes in runs: most have no selector (text, links, plain cells), and the
+  // run over them makes no call, so the columns' pointers stay in registers; across the
+  // call for each candidate they would be kept on the stack and reloaded at every node.
+  for (parse::NodeId node = root + 1; node < size; ++node) {
+    std::uint32_t inherited;
+    SelectorAttributes found;
+    {
+      // In locals: the byte stores of the hidden flags may alias anything, and the
+      // members behind `walk` and `doc` would be loaded again after each.
+      const parse::Node* nodes = &doc.node(0);
+      std::uint32_t* full = walk.full;
+      std::uint32_t* own_index = walk.own_index;
+      std::uint8_t* hidden_of = walk.hidden_of;
+      for (;; ++node) {
+        if (node == size) goto walked;
+        const parse::Node& n = nodes[node];
+        parse::NodeId parent = n.parent;
+        if (parent >= node) [[unlikely]] return false;  // kNoNode, or a parent after its child
+        inherited = full[parent];
+        if (!without_own_condition(doc, n, found)) break;
+        NodeConditions::inherit(full, own_index, hidden_of, node, inherited, 0);
+      }
     }
     std::size_t reported = held.all().size();
-    walk.visit_candidate(node, inherited, hidden, found);
+    walk.visit_candidate(node, inherited, 0, found);
     if (held.all().size() != reported) reporters.push_back(node);
+  }
+walked:
+  // Parents come before their children in `hiding`, so a node under one already marked
+  // is skipped: its subtree is marked too.
+  for (parse::NodeId hidden_root : hiding) {
+    const parse::NodeId parent = doc.node(hidden_root).parent;
+    if (hidden_root != root && walk.hidden_of[parent]) continue;
+    for (parse::NodeId x = hidden_root; x != parse::kNoNode; x = next_in_document(doc, hidden_root, x))
+      walk.hidden_of[x] = 1;
   }
   for (std::size_t i = 1; i < reporters.size(); ++i)
     if (!in_document_order(doc, reporters[i - 1], reporters[i])) return false;

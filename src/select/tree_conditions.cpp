@@ -535,6 +535,18 @@ struct ColumnsBuilder {
 
 namespace {
 
+// A pair of table indices (the parent's path condition, a node's own) and the index of
+// their conjunction, for the walk of page `page` (see with_selector).
+struct FullCache {
+  std::uint64_t page = 0;  ///< 0: never; walks are numbered from 1
+  std::uint32_t inherited = 0, own = 0, full = 0;
+};
+constexpr unsigned kFullCacheBits = 10;
+FullCache* full_cache_of_thread() {
+  thread_local std::vector<FullCache> cache(std::size_t{1} << kFullCacheBits);
+  return cache.data();
+}
+
 // One walk's work at each node: its own condition, its path condition from its
 // parent's, and whether a structural class hides it. The walks below differ only in the
 // order they visit the nodes in (always parents first).
@@ -555,6 +567,7 @@ struct NodeConditions {
   // Set by arena_walk, which leaves the hidden flags of a hidden node's descendants to
   // one pass at the end: the nodes whose own structural class hides them, in arena order.
   std::vector<parse::NodeId>* hiding = nullptr;
+  FullCache* full_cache = full_cache_of_thread();
 
   NodeConditions(const parse::Document& d, const std::string& f, support::DiagnosticSink& s, const Vocabulary& voc,
                  const TreeOptions& o, TreeConditions& tc, ColumnsBuilder& c)
@@ -594,31 +607,20 @@ struct NodeConditions {
   // For a node whose own selector is `own` (`own_slot` as own_selector_ref sets it).
   void with_selector(parse::NodeId node, std::uint32_t inherited_index, std::uint8_t hidden, const OwnSelector& own,
                      TableSlot* own_slot) {
-    own_index[node] = columns.index_of(own.condition, own_slot);
+    const std::uint32_t own_at = columns.index_of(own.condition, own_slot);
+    own_index[node] = own_at;
     if (own.has_selector) {
-      // (A reference into the table: nothing is added to it until `inherited` has been used.)
-      const Condition& inherited = columns[inherited_index];
-      // Overflowed conditions share `true`'s identity, so they are never kept.
-      bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
-      const void* a = inherited.identity();
-      const void* o = own.condition.identity();
-      std::uint64_t hash = PairMemo::hash(a, o);
-      PairEntry* hit =
-          cacheable ? pairs.find(hash, [&](const PairEntry& e) { return e.ancestors.identity() == a && e.own.identity() == o; })
-                    : nullptr;
-      if (hit) {
-        full[node] = columns.index_of(hit->full, &hit->slot);
+      // Within one page a table index names one condition, so the pair of indices names
+      // the pair of conditions: a pair met before on this page (siblings, rows of one
+      // table) takes its path condition from a small direct-mapped cache, without the
+      // pair memo's hash and probe. Only pairs kept in that memo go in (the lint of the
+      // others reported, and must report again at each node).
+      FullCache& cached =
+          full_cache[((inherited_index * 0x9E3779B1u) ^ (own_at * 0x85EBCA77u)) >> (32 - kFullCacheBits)];
+      if (cached.page == columns.page && cached.inherited == inherited_index && cached.own == own_at) {
+        full[node] = cached.full;
       } else {
-        const parse::Node& n = doc.node(node);
-        Where at = where_of(doc, n.source, doc.text(n), file, options.locate);
-        std::size_t reported = sink.warnings() + sink.errors();
-        Condition result = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
-        if (cacheable && sink.warnings() + sink.errors() == reported) {
-          PairEntry& kept = pairs.insert(hash, PairEntry{inherited, own.condition, std::move(result), {}});
-          full[node] = columns.index_of(kept.full, &kept.slot);
-        } else {
-          full[node] = columns.index_of(result, nullptr);
-        }
+        full[node] = path_index(node, inherited_index, own, own_at, cached);
       }
     } else {
       full[node] = inherited_index;
@@ -627,6 +629,34 @@ struct NodeConditions {
     hidden_of[node] = hidden || hides;
     if (hides && hiding) hiding->push_back(node);
     if (!own.projection_condition.is_true()) out.projection_only.emplace(node, own.projection_condition);
+  }
+
+  // The table index of the path condition of `node`, whose own selector `own` (at
+  // `own_at` in the table) has a condition, under its parent's at `inherited_index`;
+  // kept in `cached` when it comes from the pair memo.
+  std::uint32_t path_index(parse::NodeId node, std::uint32_t inherited_index, const OwnSelector& own,
+                           std::uint32_t own_at, FullCache& cached) {
+    // (A reference into the table: nothing is added to it until `inherited` has been used.)
+    const Condition& inherited = columns[inherited_index];
+    // Overflowed conditions share `true`'s identity, so they are never kept.
+    bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
+    const void* a = inherited.identity();
+    const void* o = own.condition.identity();
+    std::uint64_t hash = PairMemo::hash(a, o);
+    PairEntry* kept =
+        cacheable ? pairs.find(hash, [&](const PairEntry& e) { return e.ancestors.identity() == a && e.own.identity() == o; })
+                  : nullptr;
+    if (!kept) {
+      const parse::Node& n = doc.node(node);
+      Where at = where_of(doc, n.source, doc.text(n), file, options.locate);
+      std::size_t reported = sink.warnings() + sink.errors();
+      Condition result = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
+      if (!cacheable || sink.warnings() + sink.errors() != reported) return columns.index_of(result, nullptr);
+      kept = &pairs.insert(hash, PairEntry{inherited, own.condition, std::move(result), {}});
+    }
+    std::uint32_t index = columns.index_of(kept->full, &kept->slot);
+    cached = FullCache{columns.page, inherited_index, own_at, index};
+    return index;
   }
 };
 

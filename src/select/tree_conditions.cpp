@@ -140,7 +140,8 @@ inline std::uint64_t hash_bytes(std::string_view s, std::uint64_t seed) {
 // class attribute asks: the length and three 8-byte words, the first, the middle and the
 // last (overlapping: all of a list of up to 24 bytes; the seed page's average 20). Lists
 // that share all four share a hash and the memo tells them apart by comparing; the seed
-// page's 155 distinct lists do not.
+// page's 155 distinct lists do not. Like hash_bytes, it ends by folding the product's
+// high bits into its low ones, which pick the memo's slot: no further mixing is needed.
 inline std::uint64_t hash_class_list(std::string_view s, std::uint64_t seed) {
   if (s.size() < 8) return hash_bytes(s, seed);
   auto word = [&s](std::size_t at) {
@@ -152,7 +153,8 @@ inline std::uint64_t hash_class_list(std::string_view s, std::uint64_t seed) {
   h = (h ^ word(0)) * 0xBF58476D1CE4E5B9ull;
   h = (h ^ word((s.size() - 8) / 2)) * 0x94D049BB133111EBull;
   h ^= h >> 29;
-  return (h ^ word(s.size() - 8)) * 0xBF58476D1CE4E5B9ull;
+  h = (h ^ word(s.size() - 8)) * 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 31);
 }
 
 // Memo of own selectors by class list text (see own_selector_ref). Per thread and per
@@ -354,7 +356,6 @@ inline SelectorAttributes selector_attributes(const parse::Document& doc, const 
   std::string_view dynamic_value = dynamic_attr ? std::string_view(dynamic_attr->value) : std::string_view();
   std::uint64_t hash = hash_class_list(class_value, dynamic_attr ? 1 : 0);
   if (dynamic_attr) hash = hash_bytes(dynamic_value, hash);
-  hash = mix64(hash);
   auto same_key = [&](const SelectionMemo::Entry& e) {
     std::string_view k = e.key;
     std::size_t size = class_value.size() + 1 + (dynamic_attr ? 1 + dynamic_value.size() : 0);

@@ -691,18 +691,19 @@ bool arena_walk(const parse::Document& doc, const std::string& file, support::Di
   NodeConditions walk(doc, file, held, v, options, out, columns);
   thread_local std::vector<parse::NodeId> reporters, hiding;
   reporters.clear();
-  hiding.clear();
-  walk.hiding = &hiding;
   // A hidden node's descendants are marked at the end, from `hiding`: a page hides a
   // handful of small subtrees, and reading every node's parent's flag on the way cost
-  // more. (Zeroing the columns first with memset instead of a store per node cost more
-  // again: glibc's `rep stosb` for arrays of this size counts one instruction per byte.)
-  // The root: `true`, not hidden, and a condition of its own only if it has a selector.
+  // more. Until then every node is walked as if its parent were shown.
+  hiding.clear();
+  walk.hiding = &hiding;
+  // The root: `true`, and a condition of its own only if it has a selector.
   const parse::NodeId root = doc.root();
   {
     SelectorAttributes found;
-    if (without_own_condition(doc, doc.node(root), found)) NodeConditions::inherit(walk.full, walk.own_index, walk.hidden_of, root, 0, 0);
-    else walk.visit_candidate(root, 0, 0, found);
+    if (without_own_condition(doc, doc.node(root), found))
+      NodeConditions::inherit(walk.full, walk.own_index, walk.hidden_of, root, 0, 0);
+    else
+      walk.visit_candidate(root, 0, 0, found);
     if (!held.all().empty()) reporters.push_back(root);
   }
   // The other nodes in runs: most have no selector (text, links, plain cells), and the

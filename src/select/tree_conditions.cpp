@@ -140,7 +140,8 @@ inline std::uint64_t hash_bytes(std::string_view s, std::uint64_t seed) {
 // class attribute asks: the length and three 8-byte words, the first, the middle and the
 // last (overlapping: all of a list of up to 24 bytes; the seed page's average 20). Lists
 // that share all four share a hash and the memo tells them apart by comparing; the seed
-// page's 155 distinct lists do not.
+// page's 155 distinct lists do not. Like hash_bytes, it ends by folding the product's
+// high bits into its low ones, which pick the memo's slot: no further mixing is needed.
 inline std::uint64_t hash_class_list(std::string_view s, std::uint64_t seed) {
   if (s.size() < 8) return hash_bytes(s, seed);
   auto word = [&s](std::size_t at) {
@@ -152,7 +153,8 @@ inline std::uint64_t hash_class_list(std::string_view s, std::uint64_t seed) {
   h = (h ^ word(0)) * 0xBF58476D1CE4E5B9ull;
   h = (h ^ word((s.size() - 8) / 2)) * 0x94D049BB133111EBull;
   h ^= h >> 29;
-  return (h ^ word(s.size() - 8)) * 0xBF58476D1CE4E5B9ull;
+  h = (h ^ word(s.size() - 8)) * 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 31);
 }
 
 // Memo of own selectors by class list text (see own_selector_ref). Per thread and per
@@ -338,8 +340,9 @@ inline SelectorAttributes selector_attributes(const parse::Document& doc, const 
 }
 
 // The own selector of an element with `found.any()`, from the memo; `slot` as for
-// own_selector_ref.
-[[gnu::noinline]] const OwnSelector& element_selector(const parse::Document& doc, const parse::Node& n,
+// own_selector_ref. Inlined into the walk's visit_candidate: out of line, its call with
+// nine arguments and its frame cost a third as much again as the memo hit itself.
+[[gnu::always_inline]] inline const OwnSelector& element_selector(const parse::Document& doc, const parse::Node& n,
                                                       SelectorAttributes found, const std::string& file,
                                                       support::DiagnosticSink& sink, const Vocabulary& v,
                                                       const Locate& locate, SelectionMemo& memo, TableSlot** slot) {
@@ -353,7 +356,6 @@ inline SelectorAttributes selector_attributes(const parse::Document& doc, const 
   std::string_view dynamic_value = dynamic_attr ? std::string_view(dynamic_attr->value) : std::string_view();
   std::uint64_t hash = hash_class_list(class_value, dynamic_attr ? 1 : 0);
   if (dynamic_attr) hash = hash_bytes(dynamic_value, hash);
-  hash = mix64(hash);
   auto same_key = [&](const SelectionMemo::Entry& e) {
     std::string_view k = e.key;
     std::size_t size = class_value.size() + 1 + (dynamic_attr ? 1 + dynamic_value.size() : 0);
@@ -534,6 +536,18 @@ struct ColumnsBuilder {
 
 namespace {
 
+// A pair of table indices (the parent's path condition, a node's own) and the index of
+// their conjunction, for the walk of page `page` (see with_selector).
+struct FullCache {
+  std::uint64_t page = 0;  ///< 0: never; walks are numbered from 1
+  std::uint32_t inherited = 0, own = 0, full = 0;
+};
+constexpr unsigned kFullCacheBits = 10;
+FullCache* full_cache_of_thread() {
+  thread_local std::vector<FullCache> cache(std::size_t{1} << kFullCacheBits);
+  return cache.data();
+}
+
 // One walk's work at each node: its own condition, its path condition from its
 // parent's, and whether a structural class hides it. The walks below differ only in the
 // order they visit the nodes in (always parents first).
@@ -551,6 +565,10 @@ struct NodeConditions {
   std::uint32_t* own_index;
   // Byte stores may alias anything, so `out.hidden[i]` reloaded the vector at every use.
   std::uint8_t* hidden_of;
+  // Set by arena_walk, which leaves the hidden flags of a hidden node's descendants to
+  // one pass at the end: the nodes whose own structural class hides them, in arena order.
+  std::vector<parse::NodeId>* hiding = nullptr;
+  FullCache* full_cache = full_cache_of_thread();
 
   NodeConditions(const parse::Document& d, const std::string& f, support::DiagnosticSink& s, const Vocabulary& voc,
                  const TreeOptions& o, TreeConditions& tc, ColumnsBuilder& c)
@@ -590,37 +608,56 @@ struct NodeConditions {
   // For a node whose own selector is `own` (`own_slot` as own_selector_ref sets it).
   void with_selector(parse::NodeId node, std::uint32_t inherited_index, std::uint8_t hidden, const OwnSelector& own,
                      TableSlot* own_slot) {
-    own_index[node] = columns.index_of(own.condition, own_slot);
+    const std::uint32_t own_at = columns.index_of(own.condition, own_slot);
+    own_index[node] = own_at;
     if (own.has_selector) {
-      // (A reference into the table: nothing is added to it until `inherited` has been used.)
-      const Condition& inherited = columns[inherited_index];
-      // Overflowed conditions share `true`'s identity, so they are never kept.
-      bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
-      const void* a = inherited.identity();
-      const void* o = own.condition.identity();
-      std::uint64_t hash = PairMemo::hash(a, o);
-      PairEntry* hit =
-          cacheable ? pairs.find(hash, [&](const PairEntry& e) { return e.ancestors.identity() == a && e.own.identity() == o; })
-                    : nullptr;
-      if (hit) {
-        full[node] = columns.index_of(hit->full, &hit->slot);
+      // Within one page a table index names one condition, so the pair of indices names
+      // the pair of conditions: a pair met before on this page (siblings, rows of one
+      // table) takes its path condition from a small direct-mapped cache, without the
+      // pair memo's hash and probe. Only pairs kept in that memo go in (the lint of the
+      // others reported, and must report again at each node).
+      FullCache& cached =
+          full_cache[((inherited_index * 0x9E3779B1u) ^ (own_at * 0x85EBCA77u)) >> (32 - kFullCacheBits)];
+      if (cached.page == columns.page && cached.inherited == inherited_index && cached.own == own_at) {
+        full[node] = cached.full;
       } else {
-        const parse::Node& n = doc.node(node);
-        Where at = where_of(doc, n.source, doc.text(n), file, options.locate);
-        std::size_t reported = sink.warnings() + sink.errors();
-        Condition result = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
-        if (cacheable && sink.warnings() + sink.errors() == reported) {
-          PairEntry& kept = pairs.insert(hash, PairEntry{inherited, own.condition, std::move(result), {}});
-          full[node] = columns.index_of(kept.full, &kept.slot);
-        } else {
-          full[node] = columns.index_of(result, nullptr);
-        }
+        full[node] = path_index(node, inherited_index, own, own_at, cached);
       }
     } else {
       full[node] = inherited_index;
     }
-    hidden_of[node] = hidden || own.projection == Projection::hide;
+    bool hides = own.projection == Projection::hide;
+    hidden_of[node] = hidden || hides;
+    if (hides && hiding) hiding->push_back(node);
     if (!own.projection_condition.is_true()) out.projection_only.emplace(node, own.projection_condition);
+  }
+
+  // The table index of the path condition of `node`, whose own selector `own` (at
+  // `own_at` in the table) has a condition, under its parent's at `inherited_index`;
+  // kept in `cached` when it comes from the pair memo.
+  std::uint32_t path_index(parse::NodeId node, std::uint32_t inherited_index, const OwnSelector& own,
+                           std::uint32_t own_at, FullCache& cached) {
+    // (A reference into the table: nothing is added to it until `inherited` has been used.)
+    const Condition& inherited = columns[inherited_index];
+    // Overflowed conditions share `true`'s identity, so they are never kept.
+    bool cacheable = !inherited.overflowed() && !own.condition.overflowed();
+    const void* a = inherited.identity();
+    const void* o = own.condition.identity();
+    std::uint64_t hash = PairMemo::hash(a, o);
+    PairEntry* kept =
+        cacheable ? pairs.find(hash, [&](const PairEntry& e) { return e.ancestors.identity() == a && e.own.identity() == o; })
+                  : nullptr;
+    if (!kept) {
+      const parse::Node& n = doc.node(node);
+      Where at = where_of(doc, n.source, doc.text(n), file, options.locate);
+      std::size_t reported = sink.warnings() + sink.errors();
+      Condition result = lint_nested(inherited, own.condition, own.text, at, sink, v, options.lint_redundant);
+      if (!cacheable || sink.warnings() + sink.errors() != reported) return columns.index_of(result, nullptr);
+      kept = &pairs.insert(hash, PairEntry{inherited, own.condition, std::move(result), {}});
+    }
+    std::uint32_t index = columns.index_of(kept->full, &kept->slot);
+    cached = FullCache{columns.page, inherited_index, own_at, index};
+    return index;
   }
 };
 
@@ -652,33 +689,58 @@ bool arena_walk(const parse::Document& doc, const std::string& file, support::Di
   if (size == 0) return true;
   support::DiagnosticSink held;
   NodeConditions walk(doc, file, held, v, options, out, columns);
-  thread_local std::vector<parse::NodeId> reporters;
+  thread_local std::vector<parse::NodeId> reporters, hiding;
   reporters.clear();
-  // In locals: the byte stores of the hidden flags may alias anything, and the members
-  // behind `walk` and `doc` would be loaded again after each.
-  const parse::Node* nodes = &doc.node(0);
-  std::uint32_t* full = walk.full;
-  std::uint32_t* own_index = walk.own_index;
-  std::uint8_t* hidden_of = walk.hidden_of;
+  // A hidden node's descendants are marked at the end, from `hiding`: a page hides a
+  // handful of small subtrees, and reading every node's parent's flag on the way cost
+  // more. Until then every node is walked as if its parent were shown.
+  hiding.clear();
+  walk.hiding = &hiding;
+  // The root: `true`, and a condition of its own only if it has a selector.
   const parse::NodeId root = doc.root();
-  for (parse::NodeId node = root; node < size; ++node) {
-    const parse::Node& n = nodes[node];
-    std::uint32_t inherited = 0;  // the root's: `true`, not hidden
-    std::uint8_t hidden = 0;
-    if (node != root) [[likely]] {
-      parse::NodeId parent = n.parent;
-      if (parent >= node) [[unlikely]] return false;  // kNoNode, or a parent after its child
-      inherited = full[parent];
-      hidden = hidden_of[parent];
-    }
+  {
     SelectorAttributes found;
-    if (without_own_condition(doc, n, found)) [[likely]] {
-      NodeConditions::inherit(full, own_index, hidden_of, node, inherited, hidden);
-      continue;
+    if (without_own_condition(doc, doc.node(root), found))
+      NodeConditions::inherit(walk.full, walk.own_index, walk.hidden_of, root, 0, 0);
+    else
+      walk.visit_candidate(root, 0, 0, found);
+    if (!held.all().empty()) reporters.push_back(root);
+  }
+  // The other nodes in runs: most have no selector (text, links, plain cells), and the
+  // run over them makes no call, so the columns' pointers stay in registers; across the
+  // call for each candidate they would be kept on the stack and reloaded at every node.
+  for (parse::NodeId node = root + 1; node < size; ++node) {
+    std::uint32_t inherited;
+    SelectorAttributes found;
+    {
+      // In locals: the byte stores of the hidden flags may alias anything, and the
+      // members behind `walk` and `doc` would be loaded again after each.
+      const parse::Node* nodes = &doc.node(0);
+      std::uint32_t* full = walk.full;
+      std::uint32_t* own_index = walk.own_index;
+      std::uint8_t* hidden_of = walk.hidden_of;
+      for (;; ++node) {
+        if (node == size) goto walked;
+        const parse::Node& n = nodes[node];
+        parse::NodeId parent = n.parent;
+        if (parent >= node) [[unlikely]] return false;  // kNoNode, or a parent after its child
+        inherited = full[parent];
+        if (!without_own_condition(doc, n, found)) break;
+        NodeConditions::inherit(full, own_index, hidden_of, node, inherited, 0);
+      }
     }
     std::size_t reported = held.all().size();
-    walk.visit_candidate(node, inherited, hidden, found);
+    walk.visit_candidate(node, inherited, 0, found);
     if (held.all().size() != reported) reporters.push_back(node);
+  }
+walked:
+  // Parents come before their children in `hiding`, so a node under one already marked
+  // is skipped: its subtree is marked too.
+  for (parse::NodeId hidden_root : hiding) {
+    const parse::NodeId parent = doc.node(hidden_root).parent;
+    if (hidden_root != root && walk.hidden_of[parent]) continue;
+    for (parse::NodeId x = hidden_root; x != parse::kNoNode; x = next_in_document(doc, hidden_root, x))
+      walk.hidden_of[x] = 1;
   }
   for (std::size_t i = 1; i < reporters.size(); ++i)
     if (!in_document_order(doc, reporters[i - 1], reporters[i])) return false;

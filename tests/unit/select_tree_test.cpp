@@ -139,6 +139,42 @@ TEST_CASE("memoised path conditions: every node still reports, own and full agre
   CHECK(with_own >= 6);  // the rows, spans and divs of the fixture that carry a selector
 }
 
+TEST_CASE("the arena walk agrees with the walk in document order: hidden subtrees, repeated pairs") {
+  // Nested and successive hidden subtrees with content after them, and rows and cells
+  // that repeat one (parent condition, own condition) pair, which the arena walk takes
+  // from its caches. A node under no parent sends tree_conditions to the walk in
+  // document order, which reads every node's parent; the reached nodes must agree.
+  const std::string text =
+      "<div class=\"hideWhenDone\">a<div class=\"hideWhenDone\">b<span class=\"showC1\">c</span></div>d</div>\n"
+      "after <b>bold</b>\n"
+      "{|\n"
+      "|- class=\"showInns\"\n"
+      "| class=\"showC1\" | x || class=\"showC1\" | y\n"
+      "|- class=\"showInns\"\n"
+      "| class=\"showC1\" | z <div class=\"hideWhenDone\">w</div> v\n"
+      "|}\n"
+      "tail <span class=\"showC2\">t</span>\n";
+  DiagnosticSink sink;
+  wikic::parse::Document doc = wikic::parse::parse_document(text, sink, {});
+  TreeConditions arena = tree_conditions(doc, "f", sink, Vocabulary::builtin());
+  const std::size_t reached = doc.size();
+  doc.add_node(wikic::parse::NodeKind::Text, 0, {0, 1}, wikic::parse::kNoNode);
+  TreeConditions ordered = tree_conditions(doc, "f", sink, Vocabulary::builtin());
+  std::size_t hidden = 0, shown_after_hidden = 0;
+  for (std::size_t id = 0; id < reached; ++id) {
+    CAPTURE(id);
+    CHECK(to_string(arena.full[id]) == to_string(ordered.full[id]));
+    CHECK(to_string(arena.own[id]) == to_string(ordered.own[id]));
+    CHECK(arena.hidden[id] == ordered.hidden[id]);
+    hidden += arena.hidden[id];
+    if (hidden && !arena.hidden[id]) ++shown_after_hidden;
+  }
+  CHECK(hidden >= 9);  // the three divs and what they hold
+  CHECK(shown_after_hidden > 0);
+  CHECK(std::count_if(arena.full.begin(), arena.full.begin() + reached,
+                      [](const Condition& c) { return to_string(c) == "C1 & Inns"; }) >= 3);
+}
+
 TEST_CASE("condition columns: recycled arrays, copies that outlive a recycling, nodes the walk does not reach") {
   DiagnosticSink sink;
   wikic::parse::Document big = wikic::parse::parse_document(kFixture, sink, {});

@@ -562,6 +562,20 @@ std::optional<Page> ExportReader::next() {
   return std::nullopt;
 }
 
+void ExportReader::done_with(Page& page) {
+  if (!lent_) return;
+  std::string& text = page.revision.text;
+  // Moved away (an empty string without its buffer): the handler keeps pages. A text
+  // the handler rewrote in a buffer of its own is as good a scratch buffer.
+  if (text.capacity() < lent_) {
+    lend_text_ = false;
+  } else {
+    plain_text_ = std::move(text);
+    text.clear();
+  }
+  lent_ = 0;
+}
+
 namespace {
 /// <ns>, or for an export without it, the namespace its title prefix names.
 int namespace_of(const pugi::xml_node& page, const SiteInfo& site) {
@@ -706,8 +720,22 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
   if (plain) {
     page.source.text_at = position_in(chunk, at, plain_ws ? plain->tag + 1 : plain->begin);
     rev.text_skipped = skip_text;
-    if (plain_ws || skip_text) rev.text.clear();
-    else rev.text.assign(plain_text_.data(), plain_length);  // exact size: pages are kept
+    if (plain_ws || skip_text) {
+      rev.text.clear();
+    } else if (lend_text_ && !lent_) {
+      // The scratch buffer becomes the page's text and comes back when the page is
+      // done: a copy of the whole text saved per page. Its slack (the escapes' bytes,
+      // or a longer page's) stays with a page the handler keeps, but only the first.
+      plain_text_.resize(plain_length);
+      rev.text = std::move(plain_text_);
+      plain_text_.clear();
+      lent_ = plain_length;
+    } else {
+      // A page lent its text and not given back may be kept by the caller: from then on
+      // texts are copied at their exact size.
+      if (lent_) lend_text_ = false;
+      rev.text.assign(plain_text_.data(), plain_length);  // exact size: pages may be kept
+    }
   } else {
     auto content = text.first_child();
     page.source.text_at = position_in(

@@ -145,30 +145,46 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
     // the control bytes 0x01, 0x04, 0x05, 0x08, 0x09 (tab) and 0x0C, which are rare in
     // a page and copied one by one below ('\n' is not among them).
     const __m128i amp_v = _mm_set1_epi8('&'), cr_v = _mm_set1_epi8('\r');
-    for (;;) {
-      if (i + 24 > n) goto tail;
-      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
-      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp_v), _mm_cmpeq_epi8(_mm_or_si128(v, cr_v), cr_v)), v);
-      if (int mask = _mm_movemask_epi8(hit)) {
-        auto skip = static_cast<std::size_t>(__builtin_ctz(mask));
-        i += skip;
-        w += skip;
-        break;
+    {
+      // Pointers rather than offsets from here to the next stop: one register each for
+      // the read and write positions and no address sums, in a loop that runs once per
+      // escape.
+      const char* r = p + i;
+      // The last place a block may start, as a number: zero, below any pointer, when
+      // the text is too short for one.
+      const std::uintptr_t last_block = n >= 24 ? reinterpret_cast<std::uintptr_t>(p + n - 24) : 0;
+      for (;;) {
+        for (;;) {
+          if (reinterpret_cast<std::uintptr_t>(r) > last_block) {
+            i = static_cast<std::size_t>(r - p);
+            goto tail;
+          }
+          __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
+          __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp_v), _mm_cmpeq_epi8(_mm_or_si128(v, cr_v), cr_v)), v);
+          if (int mask = _mm_movemask_epi8(hit)) {
+            auto skip = static_cast<std::size_t>(__builtin_ctz(mask));
+            r += skip;
+            w += skip;
+            break;
+          }
+          r += 16;
+          w += 16;
+        }
+        // The escapes are compared before the byte is known to be '&': each word holds
+        // the '&', so any other stop fails them all, and the common case (an escape)
+        // spares the test.
+        std::uint64_t x = word(r, 8);
+        if ((x & six) == quot) { *w++ = '"'; r += 6; }
+        else if ((x & four) == lt) { *w++ = '<'; r += 4; }
+        else if ((x & four) == gt) { *w++ = '>'; r += 4; }
+        else if ((x & five) == amp) { *w++ = '&'; r += 5; }
+        else if ((x & six) == apos) { *w++ = '\''; r += 6; }
+        else if (*r != '&') break;
+        else if (r[1] == '#') return Decoded::for_pugixml;
+        else { *w++ = '&'; r += 1; }
       }
-      i += 16;
-      w += 16;
-    }
-    if (p[i] == '&') {
-      std::uint64_t x = word(p + i, 8);
-      if ((x & six) == quot) { *w++ = '"'; i += 6; }
-      else if ((x & four) == lt) { *w++ = '<'; i += 4; }
-      else if ((x & four) == gt) { *w++ = '>'; i += 4; }
-      else if ((x & five) == amp) { *w++ = '&'; i += 5; }
-      else if ((x & six) == apos) { *w++ = '\''; i += 6; }
-      else if (p[i + 1] == '#') return Decoded::for_pugixml;
-      else { *w++ = '&'; i += 1; }
-      continue;
+      i = static_cast<std::size_t>(r - p);
     }
     if (static_cast<unsigned char>(p[i]) >= 0x80) {
       if (!check_run(i)) return Decoded::invalid_utf8;
@@ -546,6 +562,20 @@ std::optional<Page> ExportReader::next() {
   return std::nullopt;
 }
 
+void ExportReader::done_with(Page& page) {
+  if (!lent_) return;
+  std::string& text = page.revision.text;
+  // Moved away (an empty string without its buffer): the handler keeps pages. A text
+  // the handler rewrote in a buffer of its own is as good a scratch buffer.
+  if (text.capacity() < lent_) {
+    lend_text_ = false;
+  } else {
+    plain_text_ = std::move(text);
+    text.clear();
+  }
+  lent_ = 0;
+}
+
 namespace {
 /// <ns>, or for an export without it, the namespace its title prefix names.
 int namespace_of(const pugi::xml_node& page, const SiteInfo& site) {
@@ -690,8 +720,22 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
   if (plain) {
     page.source.text_at = position_in(chunk, at, plain_ws ? plain->tag + 1 : plain->begin);
     rev.text_skipped = skip_text;
-    if (plain_ws || skip_text) rev.text.clear();
-    else rev.text.assign(plain_text_.data(), plain_length);  // exact size: pages are kept
+    if (plain_ws || skip_text) {
+      rev.text.clear();
+    } else if (lend_text_ && !lent_) {
+      // The scratch buffer becomes the page's text and comes back when the page is
+      // done: a copy of the whole text saved per page. Its slack (the escapes' bytes,
+      // or a longer page's) stays with a page the handler keeps, but only the first.
+      plain_text_.resize(plain_length);
+      rev.text = std::move(plain_text_);
+      plain_text_.clear();
+      lent_ = plain_length;
+    } else {
+      // A page lent its text and not given back may be kept by the caller: from then on
+      // texts are copied at their exact size.
+      if (lent_) lend_text_ = false;
+      rev.text.assign(plain_text_.data(), plain_length);  // exact size: pages may be kept
+    }
   } else {
     auto content = text.first_child();
     page.source.text_at = position_in(

@@ -104,6 +104,12 @@ public:
   /// Size of each read(2) (1 MiB); tests make it small to put a read boundary anywhere.
   void set_read_chunk(std::size_t bytes) { read_chunk_ = bytes > 0 ? bytes : 1; }
 
+  /// The page next() returned, once its handler is done with it: a decoded text still
+  /// in it is the buffer it was decoded in, and decodes the next page's text. A page
+  /// the handler kept (its text moved away) makes the reader copy later texts at their
+  /// exact size instead, as it does for a caller that never gives pages back.
+  void done_with(Page& page);
+
 private:
   bool fill();
   std::size_t find_in_buffer(std::string_view needle, std::size_t from);
@@ -174,7 +180,11 @@ private:
   bool noting_ = false;           ///< filling index_file_ (else following it)
   std::size_t index_next_ = 0;    ///< first entry of index_file_ not yet passed
   std::string outer_;       ///< a page without its text content, parsed in place by pugixml
-  std::string plain_text_;  ///< scratch for the decoded text content (copied into the page)
+  std::string plain_text_;  ///< scratch for the decoded text content (lent to the page or copied)
+  /// Decoded texts go to their page in the scratch buffer (no copy) while every page
+  /// lent one comes back through done_with().
+  bool lend_text_ = true;
+  std::size_t lent_ = 0;  ///< length of the text lent to the page out, 0 if none
 };
 
 }  // namespace wikic::ingest

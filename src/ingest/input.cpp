@@ -59,6 +59,7 @@ void read_export(int fd, const std::string& name, ExportReader::Access access,
       ++stats.pages;
       stats.text_bytes += page->revision.text.size();
       handle(reader.site(), std::move(*page));
+      reader.done_with(*page);
     }
   }
   stats.input_bytes += reader.bytes_read();

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <set>
@@ -501,9 +502,12 @@ constexpr unsigned kAllEditions =
 /// A piece of text and the condition it is shown under (select::TextRun, viewing the
 /// document instead of copying it). `shown` holds, per edition, whether the condition is
 /// satisfiable under it: every reading of the run asks that, so it is asked once.
+/// The condition is viewed too, never copied: a cell's runs share a few conditions, and
+/// a copy each cost two atomic updates of its count (the copy and the clear). It is one
+/// the Collected keeps (Collected::keep) or one its caller keeps while the runs are read.
 struct Run {
   std::string_view text;
-  select::Condition condition;
+  const select::Condition* condition;
   unsigned shown = kAllEditions;
 };
 
@@ -516,17 +520,31 @@ struct Collected {
   std::vector<std::unique_ptr<std::string>> owned;
   void add_owned(std::string text, const select::Condition& cond, unsigned shown) {
     owned.push_back(std::make_unique<std::string>(std::move(text)));
-    runs.emplace_back(*owned.back(), cond, shown);
+    runs.emplace_back(*owned.back(), &cond, shown);
   }
+  /// The conditions made during the walk (a class's product with the path's) that runs
+  /// view: a deque, so that each stays where it is as more are added.
+  std::deque<select::Condition> conditions;
+  const select::Condition& keep(select::Condition c) { return conditions.emplace_back(std::move(c)); }
   std::vector<std::pair<NodeId, select::Condition>> items;  ///< list items (notes), with their local condition
   std::vector<std::string> references;
   std::vector<NodeId> tables;  ///< nested tables (sub-rules)
+  /// The trigger boxes the walk met (it reads none of their text), and the subtrees it
+  /// read none or only part of (a template, a link's caption): the only places a cell's
+  /// trigger icons can be, so that triggers_in() need not walk the whole cell again.
+  std::vector<NodeId> boxes, unread;
+  // Out of line: collect() asks for these rarely, and inlined they made its frame larger.
+  [[gnu::noinline]] void add_box(NodeId id) { boxes.push_back(id); }
+  [[gnu::noinline]] void add_unread(NodeId id) { unread.push_back(id); }
   void clear() {
     runs.clear();
     owned.clear();
     items.clear();
     references.clear();
     tables.clear();
+    conditions.clear();
+    boxes.clear();
+    unread.clear();
   }
 };
 
@@ -841,8 +859,8 @@ private:
                    std::size_t origin_index, const CellRead& desc_read, const CellRead& rules_read);
   NodeId param_fragment(NodeId semantic, std::string_view name) const;
   std::string param_text(NodeId semantic, std::string_view name) const;
-  /// Appends the trigger icons of `cell` to `out` (sorted and unique only with what
-  /// was there before when the caller makes them so).
+  /// Appends the trigger icons of `cell` (or of any subtree) to `out` (sorted and unique
+  /// only with what was there before when the caller makes them so).
   void triggers_in(NodeId cell, std::vector<std::string>& out) const;
   std::vector<std::string> triggers_;  ///< a row's triggers, gathered before the record takes them (trigger_list)
   /// What a node's class list says to extraction, computed once per node.
@@ -951,6 +969,8 @@ private:
   // Per-page memos and scratch buffers (see their users).
   unsigned true_shown_ = kAllEditions;
   SharedText true_when_;
+  /// `true`, the condition a rule's cells are collected under (runs view it).
+  const select::Condition true_condition_;
   /// The page's title and file as every rule's source names them.
   SharedText page_title_, page_file_;
   std::vector<std::unique_ptr<Collected>> scratch_;
@@ -1761,7 +1781,7 @@ bool PageExtractor::rule_row(NodeId row) {
         count_use("header");
       }
     Collected& title = scratch(0);
-    collect(desc, select::Condition(), title, false, 0);
+    collect(desc, true_condition_, title, false, 0);
     SharedText text = variants(title.runs).text;
     out_.non_rules.push_back({"header", text, p.line, p.column, cells});
     // Without an image block around it, the header names the rows below it, to the end
@@ -1781,6 +1801,9 @@ bool PageExtractor::rule_row(NodeId row) {
   // Gathered in a vector kept between rows, then copied at their number: growing the
   // record's own vector cost an allocation or two per rule.
   CellRead desc_read = cell_read(desc, false);
+  // A cell read before on the page is not collected again.
+  Collected& d = scratch(0);
+  if (!desc_read.known) collect(desc, true_condition_, d, false, 0);
   std::vector<std::string>& triggers = triggers_;
   triggers.clear();
   header_triggers(row, triggers);
@@ -1790,7 +1813,15 @@ bool PageExtractor::rule_row(NodeId row) {
   if (desc_read.known && desc_read.plain_triggers && desc_read.known->plain_triggers) {
     rule.triggers = out_.rules[desc_read.known->rule].triggers;
   } else {
-    triggers_in(desc, triggers);
+    if (desc_read.known) {
+      triggers_in(desc, triggers);
+    } else {
+      // The icons are in the boxes the walk of the cell met, or in what it did not read:
+      // the rest of the cell is not walked again. Order and repeats do not matter (the
+      // list is sorted and made unique below).
+      for (NodeId box : d.boxes) triggers_in(box, triggers);
+      for (NodeId part : d.unread) triggers_in(part, triggers);
+    }
     if (std::count(triggers.begin(), triggers.end(), m_.plus_trigger)) std::erase(triggers, std::string_view("robbers"));
     std::sort(triggers.begin(), triggers.end());
     triggers.erase(std::unique(triggers.begin(), triggers.end()), triggers.end());
@@ -1829,8 +1860,7 @@ bool PageExtractor::rule_row(NodeId row) {
     continued.push_back(next);
     continued_cells = continued_cells || cells;
   }
-  // A cell read before on the page is not collected again; the rules text of a rule
-  // that continues in later rows is more than its cell's.
+  // The rules text of a rule that continues in later rows is more than its cell's.
   CellRead rules_read = rules != kNoNode && !continued_cells ? cell_read(rules, true) : CellRead{};
   // Points in a text with parts are conditioned relative to the rule (CellText::full),
   // whose condition is the description cell's path condition unless structural classes
@@ -1838,17 +1868,15 @@ bool PageExtractor::rule_row(NodeId row) {
   if (rules_read.known && !out_.rules[rules_read.known->rule].rules_parts.empty() &&
       (projection_on_path(desc) || !rules_read.known->full.same(conditions_.full.at(desc))))
     rules_read = CellRead{};
-  Collected& d = scratch(0);
   Collected& r = scratch(1);
-  if (!desc_read.known) collect(desc, select::Condition(), d, false, 0);
-  if (rules != kNoNode && !rules_read.known) collect(rules, select::Condition(), r, true, 0);
+  if (rules != kNoNode && !rules_read.known) collect(rules, true_condition_, r, true, 0);
   for (NodeId below : continued) {
     const Node& nr = doc_.node(below);
-    select::Condition own_cond = own(below);
-    if (conditions_.full.at(below) == conditions_.full.at(row)) own_cond = select::Condition();
+    const select::Condition& own_cond =
+        conditions_.full.at(below) == conditions_.full.at(row) ? true_condition_ : r.keep(own(below));
     for (NodeId c = nr.first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
       if (doc_.node(c).kind != NodeKind::TableCell) continue;
-      r.runs.emplace_back(" ", select::Condition(), true_shown_);
+      r.runs.emplace_back(" ", &true_condition_, true_shown_);
       collect(c, own_cond, r, true, 0);
       if (rule.core || facts(doc_.node(c)).core) rule.core = true;
       if (is_scoring_cell(doc_.node(c)) && !cell_done_[c]) {
@@ -1936,8 +1964,8 @@ bool PageExtractor::scoring_row(NodeId node) {
   parent_override_ = reparent ? std::optional<std::size_t>(parent_override) : std::nullopt;
   Collected& d = scratch(0);
   Collected& r = scratch(1);
-  if (NodeId f = param_fragment(node, "description"); f != kNoNode) collect(f, select::Condition(), d, false, 0);
-  if (NodeId f = param_fragment(node, "rules"); f != kNoNode) collect(f, select::Condition(), r, true, 0);
+  if (NodeId f = param_fragment(node, "description"); f != kNoNode) collect(f, true_condition_, d, false, 0);
+  if (NodeId f = param_fragment(node, "rules"); f != kNoNode) collect(f, true_condition_, r, true, 0);
   // The marker text names the expander's node (markers are unique).
   auto at = n.source == 0 ? by_marker_.find(doc_.text(n)) : by_marker_.end();
   finish_rule(rule, node, node, d, r, at == by_marker_.end() ? SIZE_MAX : at->second, CellRead{}, CellRead{});
@@ -1974,10 +2002,12 @@ void PageExtractor::triggers_in(NodeId cell, std::vector<std::string>& out) cons
 }
 
 void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth) {
-  if (depth > 200) return;
   const Node& n = doc_.node(id);
+  if (depth > 200) {
+    if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);
+    return;
+  }
   // Most nodes hand their parent's condition down as it is: no copy of it is made then.
-  select::Condition conjoined;
   auto descend = [&](const select::Condition& c) {
     // Text children (most of a cell's children) become runs here, without a call each;
     // they share the one `shown` of `c`.
@@ -1990,7 +2020,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
           shown = shown_in(c);
           shown_known = true;
         }
-        out.runs.emplace_back(bytes_of(doc_, kn), c, shown);
+        out.runs.emplace_back(bytes_of(doc_, kn), &c, shown);
         continue;
       }
       collect(k, c, out, skip_lists, depth + 1);
@@ -1998,13 +2028,14 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   };
   switch (n.kind) {
     case NodeKind::Text:
-      out.runs.emplace_back(bytes_of(doc_, n), cond, shown_in(cond));
+      out.runs.emplace_back(bytes_of(doc_, n), &cond, shown_in(cond));
       return;
     case NodeKind::Entity:
       out.add_owned(parse::decode_entity(doc_.text(n)), cond, shown_in(cond));
       return;
     case NodeKind::Nowiki:
       out.add_owned(doc_.plain_text(id), cond, shown_in(cond));
+      if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);
       return;
     case NodeKind::Table:
       out.tables.push_back(id);
@@ -2013,15 +2044,17 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     case NodeKind::Comment:
     case NodeKind::Template:
     case NodeKind::HorizontalRule:
+      if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);
       return;
     case NodeKind::Wikilink:
       if (n.first_child == kNoNode) {
-        out.runs.emplace_back(n.name, cond, shown_in(cond));
+        out.runs.emplace_back(n.name, &cond, shown_in(cond));
         return;
       }
       descend(cond);
       return;
     case NodeKind::SemanticTemplate: {
+      if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);  // its other parameters
       std::string name(n.name);
       if (m_.reference_templates.count(name)) {
         std::string target = param_text(id, "name");
@@ -2039,7 +2072,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     }
     case NodeKind::List:
       if (skip_lists) {
-        conjoined = select::conjoin(cond, own(id));
+        const select::Condition& conjoined = out.keep(select::conjoin(cond, own(id)));
         for (NodeId k = n.first_child; k != kNoNode; k = doc_.node(k).next_sibling) collect(k, conjoined, out, skip_lists, depth + 1);
         return;
       }
@@ -2047,19 +2080,25 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     case NodeKind::ListItem:
       if (skip_lists) {
         out.items.emplace_back(id, cond);
+        if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);
         return;
       }
       break;
     case NodeKind::Element:
-      if (facts(n).box) return;  // the trigger icons, read by triggers_in
+      if (facts(n).box) {  // the trigger icons, read by triggers_in
+        out.add_box(id);
+        return;
+      }
       if (is_name(n.name, "br")) {
         // A line break, which cleaning turns into a space like any other whitespace;
         // the points search reads the runs as they are, and a `per` ends at it.
-        out.runs.emplace_back("\n", cond, shown_in(cond));
+        out.runs.emplace_back("\n", &cond, shown_in(cond));
+        if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);
         return;
       }
       if (skip_lists && is_name(n.name, "li")) {
         out.items.emplace_back(id, select::conjoin(cond, own(id)));
+        if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);
         return;
       }
       break;
@@ -2074,13 +2113,10 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       // Most elements have no class: `cond` as it is, without asking conjoin()'s memo.
       // (An overflowed own condition reads as `true` but makes the product overflowed.)
       const select::Condition& mine = own(id);
-      if (mine.identity() || mine.overflowed()) {
-        conjoined = select::conjoin(cond, mine);
-        here = &conjoined;
-      }
+      if (mine.identity() || mine.overflowed()) here = &out.keep(select::conjoin(cond, mine));
     }
     if (n.kind == NodeKind::Element && (is_name(n.name, "div") || is_name(n.name, "p") || is_name(n.name, "li")))
-      out.runs.emplace_back(" ", cond, shown_in(cond));
+      out.runs.emplace_back(" ", &cond, shown_in(cond));
   }
   descend(*here);
 }
@@ -2243,10 +2279,10 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
     bool editions_only = false;
     bool plain = true;
     for (const Run& r : runs) {
-      if (r.condition.is_true() || r.shown == 0) continue;
-      if (!asked || !r.condition.same(*asked)) {
-        asked = &r.condition;
-        editions_only = without_editions(r.condition).is_true();
+      if (r.condition->is_true() || r.shown == 0) continue;
+      if (!asked || !r.condition->same(*asked)) {
+        asked = r.condition;
+        editions_only = without_editions(*r.condition).is_true();
       }
       if (editions_only || blank_or_arrow(r.text)) continue;
       plain = false;
@@ -2257,7 +2293,8 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
   constexpr std::size_t everywhere = PartLayout::kEverywhere;
   layout.part_of_run.assign(runs.size(), everywhere);
   bool conditioned = false;
-  select::Condition last_asked, last_answer;
+  const select::Condition* last_asked = nullptr;
+  select::Condition last_answer;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const Run& r = runs[i];
     // Blank runs (the space between two spans), the arrow before a description's trigger
@@ -2265,11 +2302,11 @@ bool PageExtractor::parts_of(const std::vector<Run>& runs, PartLayout& layout, s
     // shows never start a part: every reading has them, or none.
     if (r.shown == 0 || blank_or_arrow(r.text)) continue;
     // A cell's runs alternate between a few conditions: the last answer is asked first.
-    if (!r.condition.is_true() && !r.condition.same(last_asked)) {
+    if (!r.condition->is_true() && (!last_asked || !r.condition->same(*last_asked))) {
       last_asked = r.condition;
-      last_answer = without_editions(r.condition);
+      last_answer = without_editions(*r.condition);
     }
-    const select::Condition& c = r.condition.is_true() ? r.condition : last_answer;
+    const select::Condition& c = r.condition->is_true() ? *r.condition : last_answer;
     if (layout.parts.empty() || !(layout.parts.back().condition == c)) {
       PartLayout::Part& p = layout.parts.emplace_back();
       p.begin = i;

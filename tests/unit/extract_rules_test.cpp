@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -238,6 +240,30 @@ TEST_CASE("a block's image cell with a scoring class names the block and is no r
   REQUIRE(!monastery.empty());
   CHECK(monastery.front()->block == "Cloister");
   CHECK(monastery.front()->parent.empty());
+}
+
+TEST_CASE("trigger icons are found wherever the description's text walk stops") {
+  // collect() stops at a trigger box and at subtrees it reads none or part of (a
+  // reference template shown as an image); the icons are looked for only there, so a
+  // box in such a subtree and a box inside a box must still count.
+  const auto path = std::filesystem::temp_directory_path() / "wikic-extract-trigger-boxes.wiki";
+  {
+    std::ofstream out(path);
+    out << "== Scoring ==\n{| class=\"wikitable\"\n|-\n"
+           "| class=\"scoringFeature\" | Road bonus <span class=\"wica-white-box\">\u2192 "
+           "[[File:Figure_Robber.png|20px]]</span>\n| 2 points / tile\n|-\n"
+           "| class=\"scoringFeature\" | Field bonus {{Feature|name=Field|variant=image|text=<span "
+           "class=\"wica-white-box\">[[File:Token_Castle.png|20px]]</span>}}\n| 3 points / tile\n|-\n"
+           "| class=\"scoringFeature\" | City bonus <span class=\"wica-white-box\">[[File:Figure_Robber.png|20px]]"
+           "<span class=\"wica-white-box\">[[File:Figure_Teacher.png|20px]]</span></span>\n| 4 points / tile\n|}\n";
+  }
+  const extract::PageRules page = test::compile_page(path.string());
+  std::filesystem::remove(path);
+  std::map<std::string, std::vector<std::string>> triggers;
+  for (const auto& r : page.rules) triggers[r.description.text.str()] = r.triggers;
+  CHECK(triggers["Road bonus"] == std::vector<std::string>{"robbers"});
+  CHECK(triggers["Field bonus"] == std::vector<std::string>{"castle"});
+  CHECK(triggers["City bonus"] == std::vector<std::string>{"robbers", "teacher"});
 }
 
 TEST_CASE("a table in the row after a rule holds that rule's sub-rules") {

@@ -802,7 +802,11 @@ struct Number {
     if (v > -1e15 && v < 1e15) {
       auto whole = static_cast<std::int64_t>(v);
       if (static_cast<double>(whole) == v && (whole != 0 || !std::signbit(v))) {
-        size = std::to_chars(buf, buf + 24, whole).ptr - buf;  // 20 digits and a sign at most
+        if (whole >= 0 && whole < 1000000) {
+          short_digits(static_cast<std::uint32_t>(whole));
+        } else {
+          size = std::to_chars(buf, buf + 24, whole).ptr - buf;  // 20 digits and a sign at most
+        }
         buf[size++] = '.';
         buf[size++] = '0';
         return;

@@ -513,9 +513,10 @@ TEST_CASE("numbers print as nlohmann prints them, a non-finite one as null") {
 TEST_CASE("integral numbers print as nlohmann's shortest form, up to where it takes an exponent") {
   // The writer prints a whole number below 10^15 as an integer and ".0" itself; the
   // values around that bound, zero of either sign and fractions go to nlohmann's form.
-  const std::vector<double> values = {0.0, -0.0, 1, -1, 2, 10, 100, 1000, 123456789, -987654321, 1e14,
-                                      999999999999999.0, -999999999999999.0, 1e15, -1e15, 1e15 + 1, 1e16,
-                                      9007199254740992.0, 0.5, -0.5, 2.5, 1e-5, 4503599627370495.5};
+  const std::vector<double> values = {0.0, -0.0, 1, -1, 2, 10, 100, 1000, 999999, 1000000, 123456789,
+                                      -987654321, 1e14, 999999999999999.0, -999999999999999.0, 1e15, -1e15,
+                                      1e15 + 1, 1e16, 9007199254740992.0, 0.5, -0.5, 2.5, 1e-5,
+                                      4503599627370495.5};
   auto db = database(hostile_strings(), 0);
   auto page = page_from(hostile_strings(), 3);
   extract::PointsEntry entry = page.rules[0].points[0];

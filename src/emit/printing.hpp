@@ -31,7 +31,7 @@ public:
   /// From now on writes into `output`'s windows; release() hands the bytes over.
   void attach(support::OutputWindow& output) { output_ = &output; }
   void reserve(std::size_t n) {
-    if (static_cast<std::size_t>(end_ - at_) < n) grow(n);
+    if (static_cast<std::size_t>(end_ - at_) < n) [[unlikely]] grow(n);
   }
   /// Room for `n` bytes and `slack` more of indentation and punctuation; the cursor.
   /// Unchecked (`check` false) where the caller reserved room for the whole record
@@ -68,7 +68,10 @@ private:
   char* at_ = nullptr;
   char* end_ = nullptr;
 
-  void grow(std::size_t n) {
+  // Out of line and cold, so that reserve (a compare, at every record and every event
+  // outside one) is inlined where it is called rather than called itself: the room
+  // is short once per window.
+  [[gnu::noinline, gnu::cold]] void grow(std::size_t n) {
     if (output_) {
       release();
       std::span<char> room = output_->window(std::max<std::size_t>(n, 65536));

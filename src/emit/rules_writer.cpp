@@ -753,15 +753,42 @@ void record(Out& out, Write write) {
   out.end_record();
 }
 
+// "00" to "99": a number's digits two at a time.
+struct DigitPairs {
+  char text[200] = {};
+  consteval DigitPairs() {
+    for (int n = 0; n < 100; ++n) {
+      text[2 * n] = static_cast<char>('0' + n / 10);
+      text[2 * n + 1] = static_cast<char>('0' + n % 10);
+    }
+  }
+};
+inline constexpr DigitPairs digit_pairs{};
+
 // Numbers print the same in every format, as nlohmann printed them: integers in full,
 // floating-point values by nlohmann's own shortest round-trip formatter ("2.0", "0.5"),
 // which the documents have always used (a different formatter could pick other digits;
 // it is nlohmann's detail::to_chars, so emit_test compares with dump() to notice a change).
+// A record's numbers of more than one digit are mostly its line (a few thousand) and
+// offset (below a million on most pages): those are put together here a pair of digits
+// a step, without to_chars, which counted the digits in a loop and called its printer.
 struct Number {
   char buf[64];  // at least plain_room
   std::size_t size = 0;
-  explicit Number(std::uint64_t v) { size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf; }
-  explicit Number(std::int64_t v) { size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf; }
+  explicit Number(std::uint64_t v) {
+    if (v < 1000000) {
+      short_digits(static_cast<std::uint32_t>(v));
+      return;
+    }
+    size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf;
+  }
+  explicit Number(std::int64_t v) {
+    if (v >= 0 && v < 1000000) {
+      short_digits(static_cast<std::uint32_t>(v));
+      return;
+    }
+    size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf;
+  }
   explicit Number(double v) {
     if (!std::isfinite(v)) {
       size = 4;
@@ -775,7 +802,11 @@ struct Number {
     if (v > -1e15 && v < 1e15) {
       auto whole = static_cast<std::int64_t>(v);
       if (static_cast<double>(whole) == v && (whole != 0 || !std::signbit(v))) {
-        size = std::to_chars(buf, buf + 24, whole).ptr - buf;  // 20 digits and a sign at most
+        if (whole >= 0 && whole < 1000000) {
+          short_digits(static_cast<std::uint32_t>(whole));
+        } else {
+          size = std::to_chars(buf, buf + 24, whole).ptr - buf;  // 20 digits and a sign at most
+        }
         buf[size++] = '.';
         buf[size++] = '0';
         return;
@@ -784,6 +815,22 @@ struct Number {
     size = nlohmann::detail::to_chars(buf, buf + sizeof buf, v) - buf;
   }
   std::string_view text() const { return {buf, size}; }
+
+private:
+  /// `v` below 1000000.
+  void short_digits(std::uint32_t v) {
+    size = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : 6;
+    char* at = buf + size;
+    for (; v >= 100; v /= 100) {
+      at -= 2;
+      std::memcpy(at, digit_pairs.text + 2 * (v % 100), 2);
+    }
+    if (v >= 10) {
+      std::memcpy(at - 2, digit_pairs.text + 2 * v, 2);
+    } else {
+      at[-1] = static_cast<char>('0' + v);
+    }
+  }
 };
 static_assert(sizeof(Number::buf) >= plain_room);
 

@@ -513,9 +513,10 @@ TEST_CASE("numbers print as nlohmann prints them, a non-finite one as null") {
 TEST_CASE("integral numbers print as nlohmann's shortest form, up to where it takes an exponent") {
   // The writer prints a whole number below 10^15 as an integer and ".0" itself; the
   // values around that bound, zero of either sign and fractions go to nlohmann's form.
-  const std::vector<double> values = {0.0, -0.0, 1, -1, 2, 10, 100, 1000, 123456789, -987654321, 1e14,
-                                      999999999999999.0, -999999999999999.0, 1e15, -1e15, 1e15 + 1, 1e16,
-                                      9007199254740992.0, 0.5, -0.5, 2.5, 1e-5, 4503599627370495.5};
+  const std::vector<double> values = {0.0, -0.0, 1, -1, 2, 10, 100, 1000, 999999, 1000000, 123456789,
+                                      -987654321, 1e14, 999999999999999.0, -999999999999999.0, 1e15, -1e15,
+                                      1e15 + 1, 1e16, 9007199254740992.0, 0.5, -0.5, 2.5, 1e-5,
+                                      4503599627370495.5};
   auto db = database(hostile_strings(), 0);
   auto page = page_from(hostile_strings(), 3);
   extract::PointsEntry entry = page.rules[0].points[0];
@@ -532,6 +533,40 @@ TEST_CASE("integral numbers print as nlohmann's shortest form, up to where it ta
   CHECK(json.find("\"value\":-0.0,") != std::string::npos);
   CHECK(json.find("\"value\":1e+15,") != std::string::npos);
   CHECK(json.find("\"points\":[]") != std::string::npos);
+}
+
+TEST_CASE("lines, columns and offsets print as nlohmann prints them at every digit count") {
+  // The writer puts numbers below a million together itself, a pair of digits a step:
+  // each side of every digit count, and the first that goes to to_chars.
+  const std::vector<std::uint64_t> values = {0,     9,      10,     11,     99,     100,     101,
+                                             999,   1000,   1001,   9999,   10000,  99999,   100000,
+                                             100001, 999999, 1000000, 1000001, 4294967296, 18446744073709551615u};
+  auto db = database(hostile_strings(), 0);
+  auto page = page_from(hostile_strings(), 4);
+  extract::Rule rule = page.rules[0];
+  extract::NonRule non_rule = page.non_rules[0];
+  page.rules.clear();
+  page.non_rules.clear();
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::uint64_t v = values[i];
+    // line and column are 32-bit: the largest values wrap, which prints as well.
+    rule.source.line = static_cast<std::uint32_t>(v);
+    rule.source.column = static_cast<std::uint32_t>(values[values.size() - 1 - i]);
+    rule.source.offset = v > 9000000000000000000u ? -1 : static_cast<std::int64_t>(v);
+    rule.source.revision = v;
+    page.rules.push_back(rule);
+    non_rule.line = static_cast<std::uint32_t>(v);
+    non_rule.scoring_cells = v;
+    page.non_rules.push_back(non_rule);
+  }
+  page.revision = 1000000;
+  page.cells.total = 99999;
+  db.add(page);
+  check_same(db, true);
+  auto json = db.render().json;
+  CHECK(json.find("\"line\":999999,") != std::string::npos);
+  CHECK(json.find("\"offset\":1000000,") != std::string::npos);
+  CHECK(json.find("\"line\":10,") != std::string::npos);
 }
 
 TEST_CASE("ill-formed UTF-8 prints as the libraries print it") {

@@ -74,10 +74,14 @@ bool is_word_char(char c) { return byte_class(c) & kWordChar; }
 // without running it: apart from "Equal points to …" and "x2 points", an expression
 // that starts with a word is `word spaces (token|point…)` (token_amount, whole), and the
 // grammar's `word` and `spaces` are greedy. Running text is mostly words that are none,
-// so this spares the parser almost every attempt.
-bool word_may_start(const char* p, const char* end) {
+// so this spares the parser almost every attempt. `letters_end` is set where the run of
+// letters at `p` ends when the answer is no: no expression starts inside that run, and
+// the scan goes on from there rather than reading the letters again.
+bool word_may_start(const char* p, const char* end, const char*& letters_end) {
   if (*p == 'x' || *p == 'X' || *p == 'E') return true;
   const char* q = p;
+  while (q < end && (byte_class(*q) & (kWordChar | kAlnum)) == (kWordChar | kAlnum)) ++q;  // letters
+  letters_end = q > p ? q : p + 1;  // after a '-' the next byte is a boundary
   while (q < end && is_word_char(*q)) ++q;
   if (q == end || *q != ' ') return false;
   while (q < end && *q == ' ') ++q;
@@ -174,7 +178,8 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
       continue;
     }
     const unsigned char kind = byte_class(*p);
-    if ((kind & kStartsAmount) || ((kind & kStartsWord) && word_may_start(p, end))) {
+    const char* letters_end = p + 1;
+    if ((kind & kStartsAmount) || ((kind & kStartsWord) && word_may_start(p, end, letters_end))) {
       const char* it = p;
       std::string basis;
       bool parsed = grammar::parse_points(it, end, e);
@@ -226,8 +231,12 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
         p = it;
         continue;
       }
+      ++p;
+      continue;
     }
-    ++p;
+    // Past a word that starts none (after its first letter, each byte of it follows a
+    // letter), or one byte on.
+    p = letters_end;
   }
 }
 

@@ -257,11 +257,25 @@ public:
       std::memcpy(&tail, p + n - 4, 4);
       std::memcpy(out, &head, 4);
       std::memcpy(out + n - 4, &tail, 4);
-    } else {
-      for (std::size_t i = 0; i < n; ++i) out[i] = p[i];
+    } else if (n > 0) {  // one to three bytes: the first, the middle and the last
+      out[0] = p[0];
+      out[n / 2] = p[n / 2];
+      out[n - 1] = p[n - 1];
     }
   }
+  /// put() with room made first if start() did not make enough.
+  void add(std::string_view s) {
+    if (capacity_ - size_ < s.size()) grow(size_ + s.size());
+    put(s);
+  }
   std::string_view view() const { return {data_.get(), size_}; }
+  char* data() { return data_.get(); }
+  /// Makes sixteen bytes after the text readable and writable, set to 'A' (neither a
+  /// space nor a control byte), for a reader that takes the text sixteen bytes a step.
+  void pad16() {
+    if (capacity_ - size_ < 16) grow(size_ + 16);
+    std::memset(data_.get() + size_, 'A', 16);
+  }
 
 private:
   void grow(std::size_t room) {
@@ -277,16 +291,89 @@ private:
 
 /// Builds clean() text from pieces: whitespace collapsed to single spaces, trimmed, and
 /// a dangling trigger arrow dropped. Appends whole runs of non-space bytes at once (rule
-/// texts are megabytes per page). `Out` is a std::string or a TextBuffer.
+/// texts are megabytes per page). `Out` is a std::string or a TextBuffer. Into a
+/// TextBuffer the pieces are copied as they come and cleaned in place by finish(): a
+/// reading is a few runs of a few bytes each (the text between links, bold and spans),
+/// and trimming and checking each piece on its own cost more than one pass over all.
 template <class Out>
 class BasicCleaner {
 public:
   explicit BasicCleaner(Out& out) : out_(out) { out_.clear(); }
   void append(std::string_view s) {
+    if constexpr (std::is_same_v<Out, TextBuffer>) {
+      out_.add(s);
+      return;
+    }
     // Most pieces are short (a space between two spans, a line break, a word of one
     // edition): those are cleaned here byte by byte, the rest in append_long.
     if (s.size() < 8) append_short(s);
     else append_long(s);
+  }
+  /// The TextBuffer's pieces cleaned where they stand: the text never grows, so the
+  /// cleaned bytes are written at or before the bytes they come from. Sixteen bytes a
+  /// step while no space is pending and a block has nothing to collapse (no tab, newline
+  /// or return, no two spaces in a row), as single_spaced reads them; byte by byte
+  /// otherwise. The last block may reach up to sixteen bytes past `size`, which the
+  /// caller has made readable and writable (TextBuffer::pad16: most readings are
+  /// shorter than a block).
+  static std::size_t collapse_in_place(char* const text, const std::size_t size) {
+    const char* r = text;
+    const char* const end = text + size;
+    while (r < end && is_space(*r)) ++r;  // leading whitespace is dropped
+    char* w = text;
+    bool pending = false;  // a run of whitespace since the last byte written
+    auto step = [&](char c) {
+      if (is_space(c)) {
+        pending = true;
+        return;
+      }
+      if (pending && w != text) *w++ = ' ';
+      pending = false;
+      *w++ = c;
+    };
+#ifdef __SSE2__
+    const __m128i limit = _mm_set1_epi8(0x20), blank = _mm_set1_epi8(' ');
+    while (r < end) {
+      if (pending) {
+        // The rest of a run of whitespace, and the one space it becomes (a byte was
+        // written before it: leading whitespace was dropped above).
+        while (r < end && is_space(*r)) ++r;
+        if (r == end) break;
+        *w++ = ' ';
+        pending = false;
+      }
+      // The block's bytes within the text (bit k for byte k).
+      const std::size_t left = static_cast<std::size_t>(end - r);
+      const unsigned n = left >= 16 ? 16 : static_cast<unsigned>(left);
+      const unsigned in_text = left >= 16 ? 0xFFFFu : (1u << n) - 1;
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r));
+      const auto low = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, limit), v))) & in_text;
+      const auto spaces = low ? static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, blank))) & in_text : 0;
+      // The bytes that end the block's plain part: a tab, newline, return or other
+      // control byte, or the second of two spaces. With no space pending the block
+      // follows a byte written that is no space (or starts the text with none), so a
+      // space it starts with stays.
+      const unsigned stops = (low ^ spaces) | (spaces & (spaces << 1));
+      if (!stops) {
+        // Stored whole, over bytes already read (and past the text's end, into the
+        // padding, for a last block); only its bytes in the text count.
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
+        w += n;
+        r += n;
+        if (spaces >> (n - 1) & 1) {  // a space at its end may be the first of several
+          --w;
+          pending = true;
+        }
+        continue;
+      }
+      // Up to the first such byte, byte by byte (a store of the block moved back would
+      // write over bytes after it not yet read); then whitespace is pending or the
+      // control byte copied, and the next block starts after it.
+      for (const char* stop = r + std::countr_zero(stops); r <= stop; ++r) step(*r);
+    }
+#endif
+    for (; r < end; ++r) step(*r);
+    return static_cast<std::size_t>(w - text);
   }
   void append_short(std::string_view s) {
     std::size_t b = 0, e = s.size();
@@ -422,6 +509,10 @@ public:
     }
   }
   void finish() {
+    if constexpr (std::is_same_v<Out, TextBuffer>) {
+      out_.pad16();
+      out_.erase(collapse_in_place(out_.data(), out_.size()));
+    }
     // "→" (E2 86 92) before the trigger icons; its last byte first, which rules out
     // nearly every text at once.
     auto arrow_at_end = [&] {
@@ -2408,8 +2499,12 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
   if (!with_parts && edition_blind(runs)) {
     // Every edition reads what the first does: each expression found is one entry that
     // all editions share (an empty `editions`), as the general loop below would make it.
-    gather(order[0], everywhere);
-    const auto [begin, end] = points_in(text);
+    // Gathered without gather()'s places of the runs, which only the general case reads.
+    buffer.start(room);
+    for (const Run& r : runs)
+      if (r.shown) buffer.put(r.text);
+    const auto [begin, end] = points_in(buffer.view());
+    // A pointer into the memo is good here: nothing is added to it while `out` is filled.
     const Points* found = points_memo_.found.data() + begin;
     out.resize(end - begin);  // each entry filled where it stays, not built and moved
     for (std::size_t i = 0; i < out.size(); ++i) {

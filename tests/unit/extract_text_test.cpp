@@ -91,6 +91,30 @@ TEST_CASE("rule texts collapse their whitespace wherever it falls, in short and 
   }
 }
 
+TEST_CASE("a rules text's runs are cleaned as one text, with a double space at every byte of a block") {
+  // The runs of a reading are gathered and then cleaned sixteen bytes a step: a pair of
+  // spaces (or a tab) at each offset of the first three blocks, a space as a block's last
+  // byte, blank runs before and after, and texts that end inside a block or at its end.
+  std::string page = "{|\n";
+  std::vector<std::string> expected;
+  for (int k = 0; k < 40; ++k) {
+    const std::string blank = k % 3 == 0 ? "\t" : "  ";
+    const std::string rules = "<span> </span>" + std::string(static_cast<std::size_t>(k), 'a') + blank + "b" +
+                              std::string(static_cast<std::size_t>(k % 17), 'c') + " <span>d </span> ";
+    page += "|-\n| class=\"scoringTile\" | Rule " + std::to_string(k) + "\n| " + rules + "\n";
+    std::string e = std::string(static_cast<std::size_t>(k), 'a');
+    if (!e.empty()) e += ' ';
+    expected.push_back(e + "b" + std::string(static_cast<std::size_t>(k % 17), 'c') + " d");
+  }
+  page += "|}\n";
+  auto p = compile_text(page);
+  REQUIRE(p.rules.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CHECK(p.rules[i].rules.uniform);
+    CHECK(p.rules[i].rules.text == expected[i]);
+  }
+}
+
 TEST_CASE("a no-actions row is recognised however its first text is spaced or written") {
   const std::string start = "There are no particular actions for this";
   // Doubled spaces and tabs in the first text node, the start split over two nodes, and

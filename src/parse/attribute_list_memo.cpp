@@ -70,8 +70,7 @@ bool same_bytes(const char* a, const char* b, std::uint32_t n) {
 
 }  // namespace
 
-void AttributeListMemo::start(std::string_view text) {
-  text_ = text;
+void AttributeListMemo::start_page() {
   pending_ = kNone;
   if (!slots_) slots_ = std::make_unique<Entry[]>(kSlots);
   if (++generation_ == 0) {
@@ -98,11 +97,12 @@ bool AttributeListMemo::repeat(Document& doc, Node& n, std::uint32_t b, std::uin
       pending_ = s;
       pending_begin_ = b;
       pending_length_ = length;
+      pending_bytes_ = list;
       return false;
     }
-    if (entry.length != length || !same_bytes(text_.data() + entry.begin, list, length)) continue;
+    if (entry.length != length || !same_bytes(entry.bytes, list, length)) continue;
     if (entry.attr_count != 0) {
-      n.attr_begin = doc.repeat_attributes(entry.attr_begin, entry.attr_count, entry.begin, b);
+      n.attr_begin = doc.repeat_attributes(entry.attr_begin, entry.attr_count, entry.begin, entry.bytes, b, list);
       n.attr_count = entry.attr_count;
     }
     return true;
@@ -115,6 +115,7 @@ void AttributeListMemo::store(const Node& n) {
   entry.generation = generation_;
   entry.begin = pending_begin_;
   entry.length = pending_length_;
+  entry.bytes = pending_bytes_;
   entry.attr_begin = n.attr_begin;
   entry.attr_count = n.attr_count;
   pending_ = kNone;

@@ -563,7 +563,10 @@ struct Scratch {
   AttributeListMemo attribute_lists;
   std::unique_ptr<Scratch> nested;
   Scratch& next() {
-    if (!nested) nested = std::make_unique<Scratch>();
+    if (!nested) {
+      nested = std::make_unique<Scratch>();
+      nested->attribute_lists.start_page();  // a page's Builder started the depths above
+    }
     return *nested;
   }
 };
@@ -589,7 +592,12 @@ public:
     // capacity check (reserved once per Scratch, not per Builder).
     stack_.reserve(kMaxNestingDepth + 1);
     stack_.push_back({root, doc.node(root).kind, container_flags(doc.node(root).kind)});
-    scratch.attribute_lists.start(text_);
+    // The page's Builder starts the memos of every depth: a nested Builder keeps the
+    // lists its depth met in the page's earlier parameters.
+    if (!param) {
+      for (Scratch* s = &scratch; s; s = s->nested.get()) s->attribute_lists.start_page();
+    }
+    scratch.attribute_lists.use(text_);
   }
 
   /// Warnings go to `f` by offset instead of to the sink by line:column.

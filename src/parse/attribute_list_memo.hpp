@@ -1,6 +1,6 @@
-// The attribute lists a Builder has parsed on its text, by their exact bytes: a rules
-// page repeats a few dozen lists (`class="showC1"`, a cell's style) thousands of times,
-// and a repeat is hashed, compared and copied instead of parsed again.
+// The attribute lists a page's Builders of one depth have parsed, by their exact bytes:
+// a rules page repeats a few dozen lists (`class="showC1"`, a cell's style) thousands
+// of times, and a repeat is hashed, compared and copied instead of parsed again.
 #pragma once
 
 #include "parse/tree.hpp"
@@ -24,9 +24,9 @@ public:
     pending_ = kNone;
   }
 
-  /// When `text[b, e)` was parsed before on this text, gives `n` (which has no
-  /// attributes yet) that list's attributes, moved to `b`, and returns true. Otherwise
-  /// keeps a place for remember().
+  /// When `text[b, e)` (the text in use()) was parsed before on this page, in this
+  /// text or another, gives `n` (which has no attributes yet) that list's attributes,
+  /// moved to `b`, and returns true. Otherwise keeps a place for remember().
   bool repeat(Document& doc, Node& n, std::uint32_t b, std::uint32_t e);
 
   /// `n` holds the attributes just parsed from the list repeat() last missed. Not called

@@ -563,7 +563,10 @@ struct Scratch {
   AttributeListMemo attribute_lists;
   std::unique_ptr<Scratch> nested;
   Scratch& next() {
-    if (!nested) nested = std::make_unique<Scratch>();
+    if (!nested) {
+      nested = std::make_unique<Scratch>();
+      nested->attribute_lists.start_page();  // a page's Builder started the depths above
+    }
     return *nested;
   }
 };
@@ -589,7 +592,12 @@ public:
     // capacity check (reserved once per Scratch, not per Builder).
     stack_.reserve(kMaxNestingDepth + 1);
     stack_.push_back({root, doc.node(root).kind, container_flags(doc.node(root).kind)});
-    scratch.attribute_lists.start(text_);
+    // The page's Builder starts the memos of every depth: a nested Builder keeps the
+    // lists its depth met in the page's earlier parameters.
+    if (!param) {
+      for (Scratch* s = &scratch; s; s = s->nested.get()) s->attribute_lists.start_page();
+    }
+    scratch.attribute_lists.use(text_);
   }
 
   /// Warnings go to `f` by offset instead of to the sink by line:column.
@@ -1283,18 +1291,15 @@ private:
 
   // Every caller passes a node it has just made, whose attribute fields are still zero:
   // an empty range (`<li>`, `<span>`, a bare `|-`, a third of the calls on a rules page)
-  // adds nothing, and is answered here without the call and the flattened function's
-  // frame.
+  // adds nothing, and is answered here without a call. A list the page has already
+  // given (most are: a rules page repeats a few dozen lists thousands of times) is
+  // copied by the memo, called from here: through a wrapper of its own, each list paid
+  // for a second frame that kept the list's bounds across the memo's call.
   __attribute__((always_inline)) void parse_attributes(NodeId id, std::uint32_t b, std::uint32_t e) {
-    if (b < e && id != kNoNode) parse_attribute_list(id, b, e);
-  }
-
-  // A list the page has already given (most are: a rules page repeats a few dozen
-  // lists thousands of times) is copied; this frame is kept small for that path, and
-  // only a new list pays for the parser's.
-  __attribute__((noinline)) void parse_attribute_list(NodeId id, std::uint32_t b, std::uint32_t e) {
-    Node& n = doc_.mutable_node(id);
-    if (!scratch_.attribute_lists.repeat(doc_, n, b, e)) parse_new_attribute_list(n, b, e);
+    if (b < e && id != kNoNode) {
+      Node& n = doc_.mutable_node(id);
+      if (!scratch_.attribute_lists.repeat(doc_, n, b, e)) parse_new_attribute_list(n, b, e);
+    }
   }
 
   // Flattened: GCC called Document::add_attribute out of line, which cost more than its

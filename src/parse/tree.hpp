@@ -129,10 +129,11 @@ public:
   Node& mutable_node(NodeId id) { return nodes_[id]; }
   std::uint32_t add_attribute(const Attribute& a);
   /// Appends copies of the `count` attributes from index `from`, parsed from a list at
-  /// `list_at` of the same source, as an identical list at `moved_to` gives them;
+  /// offset `list_at` and address `list_bytes`, as an identical list at offset
+  /// `moved_to` and address `moved_bytes` (of the same source or another) gives them;
   /// returns the first copy's index.
-  std::uint32_t repeat_attributes(std::uint32_t from, std::uint32_t count,
-                                  std::uint32_t list_at, std::uint32_t moved_to);
+  std::uint32_t repeat_attributes(std::uint32_t from, std::uint32_t count, std::uint32_t list_at,
+                                  const char* list_bytes, std::uint32_t moved_to, const char* moved_bytes);
   /// Keeps a string alive as long as the Document (for names that are not in a source).
   std::string_view keep(std::string s);
   /// Empties the Document for a new page, keeping its arrays' capacity.
@@ -194,19 +195,25 @@ inline std::uint32_t Document::add_attribute(const Attribute& a) {
 
 // Inlined into its one caller (AttributeListMemo): out of line, the call and the frame
 // cost as much as the copy.
-__attribute__((always_inline)) inline std::uint32_t Document::repeat_attributes(std::uint32_t from, std::uint32_t count,
-                                                 std::uint32_t list_at, std::uint32_t moved_to) {
+__attribute__((always_inline)) inline std::uint32_t Document::repeat_attributes(
+    std::uint32_t from, std::uint32_t count, std::uint32_t list_at, const char* list_bytes,
+    std::uint32_t moved_to, const char* moved_bytes) {
   const auto first = static_cast<std::uint32_t>(attributes_.size());
   // Grown before copying: the copies come from the same array.
   while (attributes_.capacity() - attributes_.size() < count) [[unlikely]] grow_attributes();
-  // The list may lie before or after its first occurrence: unsigned offsets wrap alike.
+  // The list may lie before or after its first occurrence, in another source too:
+  // unsigned offsets and addresses wrap alike (addresses as integers, since pointer
+  // arithmetic may not cross from one source's string to another's).
   const std::uint32_t delta = moved_to - list_at;
-  const std::ptrdiff_t shift = static_cast<std::ptrdiff_t>(moved_to) - static_cast<std::ptrdiff_t>(list_at);
+  const std::uintptr_t shift = reinterpret_cast<std::uintptr_t>(moved_bytes) - reinterpret_cast<std::uintptr_t>(list_bytes);
+  const auto moved = [shift](std::string_view v) {
+    return std::string_view(reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(v.data()) + shift), v.size());
+  };
   for (std::uint32_t k = 0; k < count; ++k) {
     Attribute a = attributes_[from + k];
-    a.name = std::string_view(a.name.data() + shift, a.name.size());
+    a.name = moved(a.name);
     // A name without a value keeps the empty view it was given.
-    if (a.has_value) a.value = std::string_view(a.value.data() + shift, a.value.size());
+    if (a.has_value) a.value = moved(a.value);
     a.span.begin += delta;
     a.span.end += delta;
     if (attributes_.size() == attributes_.capacity()) __builtin_unreachable();

@@ -159,6 +159,42 @@ TEST_CASE("a repeated attribute list gives what parsing it again gives") {
     }
     CHECK(owners == 6);
   }
+  SUBCASE("the same list in two semantic parameters, each its own source") {
+    // The memo lasts the page: the second parameter's list is copied from the first's,
+    // and its copies must point into the second parameter's text.
+    const std::string list = "class=\"showC1\" style=\"x:y\" nowrap";
+    const std::string text = "\x7fSEM0\x7f";
+    ParseInput in;
+    in.text = text;
+    SemanticNodeRef ref;
+    ref.marker = {0, static_cast<std::uint32_t>(text.size())};
+    ref.name = "ScoringRow";
+    // Parameters view their values: the strings outlive the parse.
+    const std::string first = "<span " + list + ">a</span>", second = "bb <span " + list + ">b</span>";
+    ref.params = {{"first", first, {}}, {"second", second, {}}};
+    in.semantic.push_back(ref);
+    support::DiagnosticSink sink;
+    Document doc = parse_document(in, sink);
+    CHECK(sink.all().empty());
+    auto spans = find_all(doc, NodeKind::Element, "span");
+    REQUIRE(spans.size() == 2);
+    CHECK(doc.node(spans[0]).source != doc.node(spans[1]).source);
+    for (NodeId id : spans) {
+      const Node& n = doc.node(id);
+      const std::string_view source = doc.source(n.source);
+      const std::size_t at = source.find(list);
+      REQUIRE(at != std::string_view::npos);
+      auto attrs = doc.attributes(n);
+      REQUIRE(attrs.size() == 3);
+      CHECK(attrs[0].span.begin == at);
+      CHECK(attrs[0].name.data() == source.data() + at);
+      CHECK(attrs[0].value.data() == source.data() + at + 7);
+      CHECK(attrs[1].value == "x:y");
+      CHECK(attrs[1].value.data() == source.data() + source.find("x:y"));
+      CHECK(!attrs[2].has_value);
+      CHECK(attrs[2].span.end == at + list.size());
+    }
+  }
   SUBCASE("a list that warns warns again, naming each owner") {
     const std::string list = "class=\"a\" class=\"b\"";
     support::DiagnosticSink sink;

@@ -247,7 +247,7 @@ public:
       // only folds onto a stop end as text in every case below that does not match.
       if (c == kPlaceholder) {
         // A literal \x01 in the page is text: only flat positions made for a node count.
-        if (const Run& run = run_from(scan_run_, i); run.node != kNoNode) on_node(run.node, i);
+        if (const Run& run = run_from(run_, i); run.node != kNoNode) on_node(run.node, i);
         ++i;
         continue;
       }
@@ -281,7 +281,7 @@ private:
   std::size_t link(std::size_t i) {
     const auto& links = links_taken_;
     if (next_link_ < links.size()) {
-      const Run& run = run_from(scan_run_, i);
+      const Run& run = run_from(run_, i);
       const std::uint32_t source = run.source + static_cast<std::uint32_t>(i - run.flat);
       while (next_link_ < links.size() && links[next_link_].begin < source) ++next_link_;
       // Such a link is text inside one top-level text run, where flat and source
@@ -297,16 +297,18 @@ private:
   // The run holding flat position k, walked to from `cursor` (the run of the last
   // question of its kind): the scan asks in increasing order, and so do the breaks, a
   // little ahead of it at times. A binary search per question cost more than the walk.
+  // The runs are held as a pointer and the last run's index, not read through the vector:
+  // the edits pushed between questions may alias it for the compiler, which reloaded both.
   const Run& run_from(std::size_t& cursor, std::size_t k) const {
-    const std::vector<Run>& runs = flat_.runs;
-    if (k < runs[cursor].flat) cursor = static_cast<std::size_t>(&flat_.run_at(k) - runs.data());
-    while (cursor + 1 < runs.size() && runs[cursor + 1].flat <= k) ++cursor;
+    const Run* runs = runs_;
+    if (k < runs[cursor].flat) cursor = static_cast<std::size_t>(&flat_.run_at(k) - runs);
+    while (cursor < last_run_ && runs[cursor + 1].flat <= k) ++cursor;
     return runs[cursor];
   }
   char at(std::size_t k) const { return k < f_.size() ? f_[k] : '\0'; }
   void line_break(std::size_t k) {
     if (k == 0 || f_[k - 1] == '\n') return;
-    const Run& run = run_from(break_run_, k);
+    const Run& run = run_from(run_, k);
     const std::uint32_t at = run.node == kNoNode ? run.source + static_cast<std::uint32_t>(k - run.flat) : run.source;
     if (!edits.empty() && edits.back().at >= at) {
       if (edits.back().at == at) return;  // found twice: one edit
@@ -451,9 +453,14 @@ private:
   const std::string& f_;
   const Flat& flat_;
   const std::vector<support::Span>& links_taken_;
+  // (Not empty whenever the scan asks: a stop is a byte of the flat text, so a run.)
+  const Run* const runs_ = flat_.runs.data();
+  const std::size_t last_run_ = flat_.runs.size() - 1;
   std::size_t next_link_ = 0;  // the first of links_taken_ not yet behind the scan
-  std::size_t scan_run_ = 0;   // the run of the last placeholder or `[[` the scan met
-  std::size_t break_run_ = 0;  // the run of the last line break
+  // The run of the last placeholder, `[[` or line break: one cursor for both walks over
+  // the runs. A break made ahead of the scan (rare) sends the next question back to a
+  // binary search.
+  std::size_t run_ = 0;
   int depth_ = 0;
   int links_ = 0;
   Line line_ = Line::Text;
@@ -514,20 +521,26 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
     }
     std::vector<std::uint32_t>& newlines = result.plain_runs.newlines;
     newlines.resize(edits.size() + own->size());
-    std::size_t e = 0, o = 0, n = 0;
-    for (; o < own->size(); ++o) {
-      for (; e < edits.size() && edits[e].at - 1 < (*own)[o]; ++e) newlines[n++] = edits[e].at - 1;
-      newlines[n++] = (*own)[o];
+    // Restored in place, the blanks become newlines in the same pass (only blanks do: the
+    // seed page's case, offsets stay and nothing is copied; the tree and flat text
+    // viewing `text` are not read again). Raw pointers: through the vectors, every store
+    // made the compiler load their bounds again.
+    char* const bytes = in_place ? in_place->data() : nullptr;
+    std::uint32_t* out = newlines.data();
+    const Edit* e = edits.data();
+    const Edit* const edits_end = e + edits.size();
+    auto take = [&](const Edit* edit) {
+      *out++ = edit->at - 1;
+      if (bytes) bytes[edit->at - 1] = '\n';
+    };
+    for (const std::uint32_t own_at : *own) {
+      for (; e != edits_end && e->at - 1 < own_at; ++e) take(e);
+      *out++ = own_at;
     }
-    for (; e < edits.size(); ++e) newlines[n++] = edits[e].at - 1;
+    for (; e != edits_end; ++e) take(e);
     result.plain_runs.newlines_known = result.plain_runs.recorded;
   }
-  if (in_place && result.inserted == 0) {
-    // Only blanks become newlines (the seed page's case): offsets stay, nothing is copied.
-    // The tree and flat text viewing `text` are not read again.
-    char* bytes = in_place->data();
-    for (const Edit& e : edits) bytes[e.at - 1] = '\n';
-  } else {
+  if (!in_place || result.inserted > 0) {  // (else done above, with the newlines)
     std::string out;
     out.reserve(text.size() + result.inserted);
     std::size_t copied = 0;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -109,6 +110,16 @@ char* put_padded(char* at, const char* src, std::size_t n) {
   std::memcpy(at, src, N);
   return at + n;
 }
+/// put_padded of the narrowest of 8, 16 and 32 bytes that holds `n` (`src` readable for
+/// 32): one load and store up to 16 bytes, two beyond. Where `n` is known at compile
+/// time (a layout key's form, a one-digit number) only that copy is left; most names
+/// and numbers fit in 16 bytes. Where it is not, the branches cost what the narrower
+/// copy saves: use put_padded there.
+inline char* put_short(char* at, const char* src, std::size_t n) {
+  if (n <= 8) return put_padded<8>(at, src, n);
+  if (n <= 16) return put_padded<16>(at, src, n);
+  return put_padded<32>(at, src, n);
+}
 
 // A field or element name of a layout with what each format writes for it, prepared at
 // compile time and padded to `room` bytes, so that writing it is one fixed-size copy.
@@ -135,6 +146,9 @@ struct Key {
   Form yaml_text;  ///< name: "
   Form xml_open;   ///< <name>
   Form xml_close;  ///< </name> and a line break (left off inside a record on one line)
+  /// 16 when every form fits in 16 bytes (most names), else `room`: how wide the copies
+  /// are where the key is only known at run time (a string field's, see text_event).
+  std::size_t width = room;
 
   consteval explicit Key(std::string_view name) {
     json.add("\"");
@@ -158,6 +172,10 @@ struct Key {
     xml_close.add("</");
     xml_close.add(name);
     xml_close.add(">\n");
+    std::size_t longest = 0;
+    for (const Form* f : {&json, &json_inline, &json_text, &json_inline_text, &yaml, &yaml_text, &xml_open, &xml_close})
+      longest = std::max(longest, f->size);
+    width = longest <= 16 ? 16 : room;
   }
 };
 
@@ -198,7 +216,15 @@ inline char* put_text(char* at, std::string_view s) {
   return at + n;
 }
 
-inline char* put(char* at, const Key::Form& form) { return put_padded<Key::room>(at, form.text, form.size); }
+/// A form of a key known where it is written (the layout's literal keys): put_short's
+/// copy, narrowed at compile time.
+inline char* put(char* at, const Key::Form& form) { return put_short(at, form.text, form.size); }
+/// A form of a key known only at run time, as `W` bytes (Key::width, or Key::room).
+template <std::size_t W>
+char* put_form(char* at, const Key::Form& form) {
+  static_assert(W <= Key::room);
+  return put_padded<W>(at, form.text, form.size);
+}
 
 // ",\n" and spaces: every line break of the printers, with or without a comma before it,
 // and its indentation is one fixed-size copy out of this: 32 bytes, two vector stores

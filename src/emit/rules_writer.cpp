@@ -44,7 +44,7 @@ using printing::operator""_key;
 //   begin_document(root, version) … end_document()
 //   string(key, text)        a string field
 //   plain(key, text)         a number or boolean, already in its text form, in a buffer
-//                            readable for plain_room bytes (copied in one fixed-size piece)
+//                            readable for plain_room bytes (copied in one piece, put_short)
 //   begin_object(key) … end_object()
 //   begin_list(key, singular, style) … end_list(), with item(text) for a string item or
 //   begin_item() … end_item() for a record item (XML names items by `singular`).
@@ -69,8 +69,16 @@ enum class ListStyle {
 
 constexpr std::size_t max_depth = 14;  // the layout nests 7 deep
 // A plain value's text is at most 25 bytes (a double's 17 digits, sign, point and
-// exponent); its buffer is readable this far, so it is copied as a fixed-size piece.
+// exponent); its buffer is readable this far, so it is copied in one piece (put_short).
 constexpr std::size_t plain_room = 32;
+/// A plain value's text at `at`, copied `W` bytes wide (a number's, of any length), or
+/// with `W` 0 as narrow as its length allows (a digit's or a boolean's, whose length is
+/// known where it is written).
+template <std::size_t W>
+char* put_value(char* at, std::string_view text) {
+  if constexpr (W == 0) return printing::put_short(at, text.data(), text.size());
+  return printing::put_padded<W>(at, text.data(), text.size());
+}
 // Indentation is two columns a level in every format, plus the list item's dash in YAML.
 static_assert(2 * (max_depth + 1) <= printing::Breaks::most);
 
@@ -86,14 +94,14 @@ constexpr bool special_byte(unsigned char c) {
 // '"' and '&', '<' and '>' differ in one bit each. (Written as the bytes that are not
 // special, to be and-ed: as the special ones, to be or-ed, GCC turned the range test
 // into a negated compare, an operation and a copy more for each sixteen bytes.)
-inline __m128i ordinary_bytes(__m128i v) {
+WIKIC_SCAN_INLINE __m128i ordinary_bytes(__m128i v) {
   __m128i printable = _mm_cmpgt_epi8(_mm_set1_epi8(-33), _mm_add_epi8(v, _mm_set1_epi8(0x60)));
   __m128i marked = _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x04)), _mm_set1_epi8(0x26));
   marked = _mm_or_si128(marked, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x02)), _mm_set1_epi8(0x3e)));
   marked = _mm_or_si128(marked, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
   return _mm_andnot_si128(marked, printable);
 }
-inline bool all_ordinary(__m128i v) { return _mm_movemask_epi8(ordinary_bytes(v)) == 0xffff; }
+WIKIC_SCAN_INLINE bool all_ordinary(__m128i v) { return _mm_movemask_epi8(ordinary_bytes(v)) == 0xffff; }
 
 template <class Word>
 Word load(const char* p) {
@@ -219,12 +227,12 @@ public:
     out.commit(printing::quoted_as_is(at, version));  // the schema's own version: nothing to escape
   }
   void end_document() { out.commit(put(out.reserve_more(0), "\n}\n")); }
-  /// Where a string field's (`key`, a `field`) or a list's string item's text goes,
-  /// after its opening quote; text_end writes the rest.
-  template <bool field>
+  /// Where a string field's (`key`, a `field`, its forms copied `W` bytes wide) or a
+  /// list's string item's text goes, after its opening quote; text_end writes the rest.
+  template <bool field, std::size_t W>
   char* text_head(const Key* key, std::size_t size) {
     char* at = out.reserve_more(size);
-    if constexpr (field) return member(at, key->json_text);
+    if constexpr (field) return printing::put_form<W>(next(at), key->json_text);
     return put(next(at), '"');
   }
   /// The text after text_head's `at`: if `verbatim`, the closing quote after it was
@@ -234,9 +242,10 @@ public:
     out.commit(at - 1);
     json_string(out, text);
   }
+  template <std::size_t W = 0>
   void plain(const Key& key, std::string_view text) {
     char* at = member(out.reserve_more(text.size()), key.json);
-    out.commit(printing::put_padded<plain_room>(at, text.data(), text.size()));
+    out.commit(put_value<W>(at, text));
   }
   void begin_object(const Key& key) { open(member(out.reserve_more(0), key.json), '{'); }
   void end_object() { close('}'); }
@@ -254,10 +263,10 @@ public:
   // is. The record reserved room for all it writes.
   void begin_record() { out.commit(put(next(out.reserve_more<false>(0)), '{')); }
   void end_record() { out.reserve_more<false>(0)[-1] = '}'; }
-  template <bool field>
+  template <bool field, std::size_t W>
   char* record_text_head(const Key* key) {
     char* at = out.reserve_more<false>(0);
-    if constexpr (field) return put(at, key->json_inline_text);
+    if constexpr (field) return printing::put_form<W>(at, key->json_inline_text);
     return put(at, '"');
   }
   void record_text_end(char* at, std::string_view text, bool verbatim) {
@@ -266,9 +275,10 @@ public:
     json_string(out, text);
     out.put(',');
   }
+  template <std::size_t W = 0>
   void record_plain(const Key& key, std::string_view text) {
     char* at = put(out.reserve_more<false>(0), key.json_inline);
-    out.commit(put(printing::put_padded<plain_room>(at, text.data(), text.size()), ','));
+    out.commit(put(put_value<W>(at, text), ','));
   }
   void record_begin_object(const Key& key) { out.commit(put(put(out.reserve_more<false>(0), key.json_inline), '{')); }
   void record_begin_list(const Key& key) { out.commit(put(put(out.reserve_more<false>(0), key.json_inline), '[')); }
@@ -324,10 +334,10 @@ public:
   void end_document() { out.commit(put(out.reserve_more(0), '\n')); }
   /// Where a string field's (`key`, a `field`) or a flow sequence's item's text goes,
   /// after its opening quote; text_end writes the rest.
-  template <bool field>
+  template <bool field, std::size_t W>
   char* text_head(const Key* key, std::size_t size) {
     char* at = out.reserve_more(size);
-    if constexpr (field) return put(line(at), key->yaml_text);
+    if constexpr (field) return printing::put_form<W>(line(at), key->yaml_text);
     if (stack_[depth_].count++ > 0) at = put(at, ", ");
     return put(at, '"');
   }
@@ -337,9 +347,10 @@ public:
     out.commit(at - 1);
     printing::yaml_string(out, text);
   }
+  template <std::size_t W = 0>
   void plain(const Key& key, std::string_view text) {
     char* at = put(member(out.reserve_more(text.size()), key), ": ");
-    out.commit(printing::put_padded<plain_room>(at, text.data(), text.size()));
+    out.commit(put_value<W>(at, text));
   }
   void begin_object(const Key& key) {
     std::size_t column = stack_[depth_].column + 2;
@@ -396,10 +407,10 @@ public:
     flow_ = 0;
   }
   void end_record() { out.commit(out.reserve_more<false>(0) - 1 - column_); }
-  template <bool field>
+  template <bool field, std::size_t W>
   char* record_text_head(const Key* key) {
     char* at = out.reserve_more<false>(0);
-    if constexpr (field) return put(at, key->yaml_text);
+    if constexpr (field) return printing::put_form<W>(at, key->yaml_text);
     return put(at, '"');
   }
   /// As text_end, then the line break after a field or the ", " after a flow item.
@@ -415,9 +426,10 @@ public:
     if constexpr (field) return out.commit(line_break(at, false, column_));
     out.commit(put(at, ", "));
   }
+  template <std::size_t W = 0>
   void record_plain(const Key& key, std::string_view text) {
     char* at = put(put(out.reserve_more<false>(0), key.yaml), ": ");
-    at = printing::put_padded<plain_room>(at, text.data(), text.size());
+    at = put_value<W>(at, text);
     out.commit(line_break(at, false, column_));
   }
   void record_begin_object(const Key& key) {
@@ -498,7 +510,7 @@ public:
     out.commit(put(at, "\">\n"));
     stack_[0] = {&root, nullptr, true};
   }
-  void end_document() { out.commit(put(out.reserve_more(0), stack_[0].name->xml_close)); }
+  void end_document() { out.commit(printing::put_form<Key::room>(out.reserve_more(0), stack_[0].name->xml_close)); }
   /// The element a string field's text (`key`, a `field`) or a list's string item
   /// goes in: the list's singular names an item.
   template <bool field>
@@ -506,23 +518,26 @@ public:
     if constexpr (field) return *key;
     return *stack_[depth_].singular;
   }
-  /// Where the text goes, after its start tag; text_end writes the rest.
-  template <bool field>
+  /// Where the text goes, after its start tag; text_end writes the rest. A field's
+  /// name is copied `W` bytes wide, an item's (the list's singular) `Key::room`.
+  template <bool field, std::size_t W>
   char* text_head(const Key* key, std::size_t size) {
-    return put(child(out.reserve_more(size)), text_element<field>(key).xml_open);
+    return printing::put_form<field ? W : Key::room>(child(out.reserve_more(size)), text_element<field>(key).xml_open);
   }
   /// The text after text_head's `at`: if `verbatim`, the end tag after it was copied
   /// to `at` as it is; otherwise the text escaped and then the end tag.
-  template <bool field>
+  template <bool field, std::size_t W>
   void text_end(char* at, const Key* key, std::string_view text, bool verbatim) {
     const Key::Form& end_tag = text_element<field>(key).xml_close;
-    if (verbatim) return out.commit(put(at + text.size(), end_tag));
+    constexpr std::size_t width = field ? W : Key::room;
+    if (verbatim) return out.commit(printing::put_form<width>(at + text.size(), end_tag));
     out.commit(at);
-    out.commit(put(escaped(text), end_tag));
+    out.commit(printing::put_form<width>(escaped(text), end_tag));
   }
+  template <std::size_t W = 0>
   void plain(const Key& key, std::string_view text) {
     char* at = put(child(out.reserve_more(text.size())), key.xml_open);
-    out.commit(put(printing::put_padded<plain_room>(at, text.data(), text.size()), key.xml_close));
+    out.commit(put(put_value<W>(at, text), key.xml_close));
   }
   void begin_object(const Key& key) { begin(key, nullptr); }
   void end_object() { end(); }
@@ -547,33 +562,42 @@ public:
   // reserved room for all it writes.
   void begin_record() {
     const Key& name = *stack_[depth_].singular;
-    out.commit(put(child(out.reserve_more<false>(0)), name.xml_open));
+    out.commit(printing::put_form<Key::room>(child(out.reserve_more<false>(0)), name.xml_open));
     stack_[++depth_] = {&name, nullptr, true};
   }
-  void end_record() { out.commit(put(out.reserve_more<false>(0), stack_[depth_--].name->xml_close)); }
-  template <bool field>
-  char* record_text_head(const Key* key) {
-    return put(out.reserve_more<false>(0), text_element<field>(key).xml_open);
+  void end_record() {
+    out.commit(printing::put_form<Key::room>(out.reserve_more<false>(0), stack_[depth_--].name->xml_close));
   }
-  template <bool field>
+  template <bool field, std::size_t W>
+  char* record_text_head(const Key* key) {
+    return printing::put_form<field ? W : Key::room>(out.reserve_more<false>(0), text_element<field>(key).xml_open);
+  }
+  template <bool field, std::size_t W>
   void record_text_end(char* at, const Key* key, std::string_view text, bool verbatim) {
     const Key& name = text_element<field>(key);
-    if (verbatim) return out.commit(inline_end_tag(at + text.size(), name));
+    constexpr std::size_t width = field ? W : Key::room;
+    if (verbatim) return out.commit(inline_end_tag<width>(at + text.size(), name));
     out.commit(at);
-    out.commit(inline_end_tag(escaped(text), name));
+    out.commit(inline_end_tag<width>(escaped(text), name));
   }
+  template <std::size_t W = 0>
   void record_plain(const Key& key, std::string_view text) {
     char* at = put(out.reserve_more<false>(0), key.xml_open);
-    out.commit(inline_end_tag(printing::put_padded<plain_room>(at, text.data(), text.size()), key));
+    out.commit(inline_end_tag(put_value<W>(at, text), key));
   }
+  /// An element of the layout's own (`name` known where it is written).
   void record_begin(const Key& name, const Key* singular) {
     out.commit(put(out.reserve_more<false>(0), name.xml_open));
     stack_[++depth_] = {&name, singular, true};
   }
-  void record_begin_item() { record_begin(*stack_[depth_].singular, nullptr); }
+  void record_begin_item() {
+    const Key& name = *stack_[depth_].singular;
+    out.commit(printing::put_form<Key::room>(out.reserve_more<false>(0), name.xml_open));
+    stack_[++depth_] = {&name, nullptr, true};
+  }
   /// format_raw's "<a/>".
   void record_empty_list(const Key& key) { out.commit(put(start_tag(out.reserve_more<false>(0), key), "/>")); }
-  void record_end() { out.commit(inline_end_tag(out.reserve_more<false>(0), *stack_[depth_--].name)); }
+  void record_end() { out.commit(inline_end_tag<Key::room>(out.reserve_more<false>(0), *stack_[depth_--].name)); }
   /// Bytes that children of the current record element printed before.
   void replay(std::string_view bytes) { out.commit(printing::put(out.reserve_more(bytes.size()), bytes)); }
   std::size_t depth() const { return depth_; }
@@ -588,14 +612,19 @@ private:
   std::size_t depth_ = 0;
 
   /// The end tag without its line break: inside a one-line record (where the record's
-  /// own end tag still ends the line).
+  /// own end tag still ends the line). Copied `W` bytes wide, or (0) as narrow as the
+  /// name known where it is written allows.
+  template <std::size_t W = 0>
   static char* inline_end_tag(char* at, const Key& key) {
     const Key::Form& f = key.xml_close;
-    return printing::put_padded<Key::room>(at, f.text, f.size - 1);
+    if constexpr (W == 0) return printing::put_short(at, f.text, f.size - 1);
+    return printing::put_padded<W>(at, f.text, f.size - 1);
   }
-  /// The start tag's "<name", without its ">".
+  /// The start tag's "<name", without its ">" (widths as inline_end_tag).
+  template <std::size_t W = 0>
   static char* start_tag(char* at, const Key& key) {
-    return printing::put_padded<Key::room>(at, key.xml_open.text, key.xml_open.size - 1);
+    if constexpr (W == 0) return printing::put_short(at, key.xml_open.text, key.xml_open.size - 1);
+    return printing::put_padded<W>(at, key.xml_open.text, key.xml_open.size - 1);
   }
   // A new line in the current element, indented.
   char* child(char* at) {
@@ -608,7 +637,7 @@ private:
     return printing::spaces(at, 2 * (depth + 1));
   }
   void begin(const Key& name, const Key* singular) {
-    out.commit(start_tag(child(out.reserve_more(0)), name));
+    out.commit(start_tag<Key::room>(child(out.reserve_more(0)), name));
     stack_[++depth_] = {&name, singular, false};
   }
   void end() {
@@ -617,7 +646,7 @@ private:
     char* at = out.reserve_more(0);
     if (!f.has_children) return out.commit(put(at, " />\n"));
     at = printing::spaces(at, 2 * depth);
-    out.commit(put(at, f.name->xml_close));
+    out.commit(printing::put_form<Key::room>(at, f.name->xml_close));
   }
   /// `s` escaped, at the sink's cursor (it reserves for itself); the cursor after it.
   /// Entities are padded copies and runs short copies, as everywhere in the printers:
@@ -684,6 +713,7 @@ struct Measure {
 
   static constexpr std::size_t event = 2 * Sink::slack;
   void string(const Key&, std::string_view text) { bytes += event + 6 * text.size(); }
+  template <std::size_t W = 0>
   void plain(const Key&, std::string_view) { bytes += event; }
   void begin_object(const Key&) { bytes += event; }
   void end_object() { bytes += event; }
@@ -719,14 +749,15 @@ struct InRecord {
   FieldRun<2>& source_run;
 
   void string(const Key& key, std::string_view text) { out.template string<true>(key, text); }
-  void plain(const Key& key, std::string_view text) { out.template plain<true>(key, text); }
-  void begin_object(const Key& key) { out.template begin_object<true>(key); }
+  template <std::size_t W = 0>
+  [[gnu::always_inline]] void plain(const Key& key, std::string_view text) { out.template plain<W, true>(key, text); }
+  [[gnu::always_inline]] void begin_object(const Key& key) { out.template begin_object<true>(key); }
   void end_object() { out.template end_object<true>(); }
-  void begin_list(const Key& key, const Key& singular, ListStyle style) {
+  [[gnu::always_inline]] void begin_list(const Key& key, const Key& singular, ListStyle style) {
     out.template begin_list<true>(key, singular, style);
   }
   void end_list() { out.template end_list<true>(); }
-  void empty_list(const Key& key) { out.template empty_list<true>(key); }
+  [[gnu::always_inline]] void empty_list(const Key& key) { out.template empty_list<true>(key); }
   void item(std::string_view text) { out.template item<true>(text); }
   void begin_item() { out.template begin_item<true>(); }
   void end_item() { out.template end_item<true>(); }
@@ -835,8 +866,8 @@ private:
 static_assert(sizeof(Number::buf) >= plain_room);
 
 template <class Out, class T>
-void number_field(Out& out, const Key& key, T v) {
-  out.plain(key, Number(v).text());
+[[gnu::always_inline]] inline void number_field(Out& out, const Key& key, T v) {
+  out.template plain<plain_room>(key, Number(v).text());
 }
 
 // "0" to "9", each padded to plain_room.
@@ -1149,22 +1180,29 @@ struct RulesWriter::Printers {
     json.end_record();
   }
 
+  /// A string field, its key's forms copied as wide as the key needs (Key::width): the
+  /// key is known here, so only one of the calls is left.
   template <bool in_record = false>
-  void string(const Key& key, std::string_view text) { text_event<in_record, true>(&key, text); }
-  template <bool in_record = false>
-  void plain(const Key& key, std::string_view text) {
+  void string(const Key& key, std::string_view text) {
+    if (key.width <= 16) return text_event<in_record, true, 16>(&key, text);
+    text_event<in_record, true, Key::room>(&key, text);
+  }
+  // The events with a key are inlined where the layout names the key (its forms'
+  // sizes, so the widths of their copies, are then known: see printing::put_short).
+  template <std::size_t W = 0, bool in_record = false>
+  [[gnu::always_inline]] void plain(const Key& key, std::string_view text) {
     if constexpr (in_record) {
-      yaml.record_plain(key, text);
-      xml.record_plain(key, text);
-      json.record_plain(key, text);
+      yaml.template record_plain<W>(key, text);
+      xml.template record_plain<W>(key, text);
+      json.template record_plain<W>(key, text);
     } else {
-      yaml.plain(key, text);
-      xml.plain(key, text);
-      json.plain(key, text);
+      yaml.template plain<W>(key, text);
+      xml.template plain<W>(key, text);
+      json.template plain<W>(key, text);
     }
   }
   template <bool in_record = false>
-  void begin_object(const Key& key) {
+  [[gnu::always_inline]] void begin_object(const Key& key) {
     if constexpr (in_record) {
       yaml.record_begin_object(key);
       xml.record_begin(key, nullptr);
@@ -1188,7 +1226,7 @@ struct RulesWriter::Printers {
     }
   }
   template <bool in_record = false>
-  void begin_list(const Key& key, const Key& singular, ListStyle style) {
+  [[gnu::always_inline]] void begin_list(const Key& key, const Key& singular, ListStyle style) {
     if constexpr (in_record) {
       yaml.record_begin_list(key, style);
       xml.record_begin(key, &singular);
@@ -1212,7 +1250,7 @@ struct RulesWriter::Printers {
     }
   }
   template <bool in_record = false>
-  void empty_list(const Key& key) {
+  [[gnu::always_inline]] void empty_list(const Key& key) {
     if constexpr (in_record) {
       yaml.record_empty_list(key);
       xml.record_empty_list(key);
@@ -1224,7 +1262,7 @@ struct RulesWriter::Printers {
     }
   }
   template <bool in_record = false>
-  void item(std::string_view text) { text_event<in_record, false>(nullptr, text); }
+  void item(std::string_view text) { text_event<in_record, false, Key::room>(nullptr, text); }
   /// A string field (`key`, a `field`) or item: the three files' names and
   /// punctuation before it, then the text copied to all three while checking that no
   /// format changes it, then what follows it; where a format changes it, text_changed
@@ -1232,37 +1270,37 @@ struct RulesWriter::Printers {
   /// needs no registers saved around it (a dozen pushes and pops a field), and the
   /// cursors go to the sinks before the call, which then takes few enough arguments to
   /// be a jump.
-  template <bool in_record, bool field>
+  template <bool in_record, bool field, std::size_t W>
   void text_event(const Key* key, std::string_view text) {
     char *y, *x, *j;
     if constexpr (in_record) {
-      y = yaml.record_text_head<field>(key);
-      x = xml.record_text_head<field>(key);
-      j = json.record_text_head<field>(key);
+      y = yaml.record_text_head<field, W>(key);
+      x = xml.record_text_head<field, W>(key);
+      j = json.record_text_head<field, W>(key);
     } else {
-      y = yaml.text_head<field>(key, text.size());
-      x = xml.text_head<field>(key, text.size());
-      j = json.text_head<field>(key, text.size());
+      y = yaml.text_head<field, W>(key, text.size());
+      x = xml.text_head<field, W>(key, text.size());
+      j = json.text_head<field, W>(key, text.size());
     }
     if (!copy_if_verbatim(y, x, j, text)) [[unlikely]] {
       yaml.out.commit(y);
       xml.out.commit(x);
       json.out.commit(j);
-      return text_changed<in_record, field>(key, text);
+      return text_changed<in_record, field, W>(key, text);
     }
     if constexpr (in_record) {
       yaml.record_text_end<field>(y, text, true);
-      xml.record_text_end<field>(x, key, text, true);
+      xml.record_text_end<field, W>(x, key, text, true);
       json.record_text_end(j, text, true);
     } else {
       yaml.text_end(y, text, true);
-      xml.text_end<field>(x, key, text, true);
+      xml.text_end<field, W>(x, key, text, true);
       json.text_end(j, text, true);
     }
   }
   /// The rest of text_event for a text some format changes, each sink's cursor after
   /// what text_event wrote before the text (its copy of the text lies there).
-  template <bool in_record, bool field>
+  template <bool in_record, bool field, std::size_t W>
   [[gnu::noinline]] void text_changed(const Key* key, std::string_view text) {
     char* y = yaml.out.template reserve_more<false>(0);
     char* x = xml.out.template reserve_more<false>(0);
@@ -1274,11 +1312,11 @@ struct RulesWriter::Printers {
     bool quoted_verbatim = support::scan_special<true, '"', '\\'>(text.data(), 0, text.size()) == text.size();
     if constexpr (in_record) {
       yaml.record_text_end<field>(y, text, quoted_verbatim);
-      xml.record_text_end<field>(x, key, text, false);
+      xml.record_text_end<field, W>(x, key, text, false);
       json.record_text_end(j, text, quoted_verbatim);
     } else {
       yaml.text_end(y, text, quoted_verbatim);
-      xml.text_end<field>(x, key, text, false);
+      xml.text_end<field, W>(x, key, text, false);
       json.text_end(j, text, quoted_verbatim);
     }
   }

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <bit>
-#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -188,7 +187,9 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
       if (parsed && !e.basis.empty()) {
         key.assign(e.basis_form);
         key += ':';
-        for (char ch : e.basis) key += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        // ASCII lower case, as std::tolower in the "C" locale wikic runs in (the grammar's
+        // `word` is letters and hyphens), without a call per letter.
+        for (char ch : e.basis) key += ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch - 'A' + 'a') : ch;
         auto found = bases.find(key);
         known = found != bases.end();
         if (known) basis = &found->second;

@@ -6,6 +6,7 @@
 // no Fusion adaptation.
 #pragma once
 #include <array>
+#include <cstdint>
 #include <iterator>
 #include <string_view>
 #include <type_traits>
@@ -23,22 +24,68 @@ struct blank_parser : x3::parser<blank_parser> {
   using attribute_type = x3::unused_type;
   static bool const has_attribute = false;
 
+  /// ' ', '\t' and the two bytes of a no-break space: one load a byte, not four tests.
+  static constexpr std::array<bool, 256> blanks = [] {
+    std::array<bool, 256> b{};
+    for (unsigned char c : std::string_view(" \t\xC2\xA0")) b[c] = true;
+    return b;
+  }();
+
   template <class Iterator, class Context, class RContext, class Attribute>
   bool parse(Iterator& first, Iterator const& last, Context const& context, RContext&, Attribute&) const {
     x3::skip_over(first, last, context);
-    while (first != last && (*first == ' ' || *first == '\t' || *first == '\xC2' || *first == '\xA0')) ++first;
+    while (first != last && blanks[static_cast<unsigned char>(*first)]) ++first;
     return true;
   }
 };
 const blank_parser blank{};
+// `number` is `&x3::char_('0', '9') >> x3::double_` read by a primitive of its own: a
+// number starts with a digit (x3::double_ alone also reads "inf" and "nan", and the scan
+// tries words too). WICA writes a few digits, sometimes with a fraction ("1.5"), and
+// x3::double_'s general reading cost more than the rest of a short expression. Those
+// are read here, with the value double_ gives them (the digits as one exact integer,
+// scaled by double_'s own scale); an exponent or more digits than a double holds exactly
+// go to double_ itself. (extract_points_grammar_test holds the two equal.)
+struct number_parser : x3::parser<number_parser> {
+  using attribute_type = double;
+  static bool const has_attribute = true;
+  /// Up to this many digits the integer they spell is exact in a double (10^15 < 2^53),
+  /// whatever order double_ accumulates them in.
+  static constexpr int kExactDigits = 15;
+
+  template <class Iterator, class Context, class RContext, class Attribute>
+  bool parse(Iterator& first, Iterator const& last, Context const& context, RContext& rcontext, Attribute& attr) const {
+    static_assert(std::is_same_v<Iterator, const char*>, "the expression is read from bytes in memory");
+    x3::skip_over(first, last, context);
+    auto digit_at = [last](const char* q) { return q != last && *q >= '0' && *q <= '9'; };
+    const char* it = first;
+    if (!digit_at(it)) return false;
+    std::uint64_t digits = 0;  // integer and fraction digits as one integer, as double_ reads them
+    int count = 0;
+    for (; digit_at(it); ++it, ++count) digits = digits * 10 + static_cast<unsigned>(*it - '0');
+    int fraction = 0;
+    // A full stop is taken even with no digits after it ("2." reads as 2, as double_ does).
+    if (it != last && *it == '.')
+      for (++it; digit_at(it); ++it, ++fraction) digits = digits * 10 + static_cast<unsigned>(*it - '0');
+    if (count + fraction > kExactDigits || (it != last && (*it == 'e' || *it == 'E'))) {
+      // double_ may fail having read on (an exponent out of range): the number then takes nothing.
+      const char* general = first;
+      if (!x3::double_.parse(general, last, context, rcontext, attr)) return false;
+      first = general;
+      return true;
+    }
+    double value = static_cast<double>(digits);
+    if (fraction > 0) x3::extension::scale(-fraction, value);
+    x3::traits::move_to(value, attr);
+    first = it;
+    return true;
+  }
+};
+const number_parser number{};
 // ×, x, X, * all mean "times" on WICA; × is U+00D7 in UTF-8.
 const auto times = x3::lit("\xC3\x97") | x3::lit('x') | x3::lit('X') | x3::lit('*');
 // A minus may be typed as U+2212.
 const auto minus = x3::lit('-') | x3::lit("\xE2\x88\x92");
-// A number starts with a digit: x3::double_ alone also reads "inf" and "nan", and the
-// scan now tries words too.
-// A range, not x3::digit: the classifier asserts on bytes above 0x7F (any accented letter).
-const auto number = &x3::char_('0', '9') >> x3::double_;
 // Letters and hyphens: "primary", "After-the-game".
 const auto word = +x3::char_("a-zA-Z-");
 const auto spaces = +x3::lit(' ');
@@ -54,27 +101,37 @@ const auto set_quantity = [](auto& ctx) {
   q.assign(r.begin(), r.end());
   while (!q.empty() && q.back() == ' ') q.pop_back();
 };
+// What per_text reads: the clause, and whether its blanks are single spaces between
+// words (no tab, no run of blanks, no blank first), so that it is kept as written.
+struct PerClauseText {
+  const char* first = nullptr;
+  const char* last = nullptr;
+  bool single_spaced = true;
+};
 // Runs of blanks inside the clause become one space: a cell's text runs are joined as
 // written, so "tile " and " in the city" meet as "tile  in the city".
-// Copied whole, then closed up in place (most clauses have single spaces only).
+// Copied whole, then closed up in place when per_text saw a blank to close up (most
+// clauses have single spaces only).
 const auto set_per = [](auto& ctx) {
-  auto& r = x3::_attr(ctx);
+  const PerClauseText& r = x3::_attr(ctx);
   std::string& p = x3::_val(ctx).per;
-  p.assign(r.begin(), r.end());
+  p.assign(r.first, r.last);
   char* const out = p.data();
-  // Up to the first blank that is a tab or follows a blank (or starts the clause),
-  // nothing moves: most clauses are single-spaced words.
-  std::size_t n = 0;
-  for (; n < p.size(); ++n) {
-    const auto c = static_cast<unsigned char>(out[n]);
-    if (c > ' ') continue;
-    if (c == '\t' || (c == ' ' && (n == 0 || out[n - 1] == ' '))) break;
-  }
-  for (std::size_t i = n; i < p.size(); ++i) {
-    const char c = out[i];
-    const bool blank_char = c == ' ' || c == '\t';
-    if (blank_char && (n == 0 || out[n - 1] == ' ')) continue;
-    out[n++] = blank_char ? ' ' : c;
+  std::size_t n = p.size();
+  if (!r.single_spaced) {
+    // Up to the first blank that is a tab or follows a blank (or starts the clause),
+    // nothing moves.
+    for (n = 0; n < p.size(); ++n) {
+      const auto c = static_cast<unsigned char>(out[n]);
+      if (c > ' ') continue;
+      if (c == '\t' || (c == ' ' && (n == 0 || out[n - 1] == ' '))) break;
+    }
+    for (std::size_t i = n; i < p.size(); ++i) {
+      const char c = out[i];
+      const bool blank_char = c == ' ' || c == '\t';
+      if (blank_char && (n == 0 || out[n - 1] == ' ')) continue;
+      out[n++] = blank_char ? ' ' : c;
+    }
   }
   while (n > 0 && out[n - 1] == ' ') --n;
   p.resize(n);
@@ -108,7 +165,8 @@ const auto multiplied = times >> blank >> number[set_value][set_op("multiply")];
 const auto fraction_or_fixed =
     number[set_value][set_op("fixed")] >> -(x3::lit('/') >> number[set_denominator][set_op("fraction")]);
 const auto amount = signed_amount | multiplied | fraction_or_fixed;
-const auto unit = x3::lit("points") | x3::lit("point");
+// `"points" | "point"`, with "point" read once.
+const auto unit = x3::lit("point") >> -x3::lit('s');
 // "1/2 primary points": one word between the amount and "points" names the score the
 // amount is taken from. Tried after the plain unit, so "2 points" never sets a basis.
 const auto qualified_unit = unit | (!unit >> x3::raw[word][set_basis("amount")] >> spaces >> unit);
@@ -203,27 +261,59 @@ struct per_clause_parser : x3::parser<per_clause_parser> {
     }
   }
 
-  template <class Iterator, class Context, class RContext, class Attribute>
-  bool parse(Iterator& first, Iterator const& last, Context const& context, RContext&, Attribute&) const {
-    static_assert(std::is_same_v<Iterator, const char*>, "the clause is read from bytes in memory");
-    x3::skip_over(first, last, context);
+  /// Where the clause from `first` ends, and whether it has a blank set_per closes up
+  /// (a tab, or a space first or after a space): per_text reads it on the way.
+  static const char* clause_end(const char* first, const char* last, bool& single_spaced) {
     const char* it = first;
     for (; it != last; ++it) {
       const unsigned char kind = kinds[static_cast<unsigned char>(*it)];
       if (kind == kTaken) continue;
       if (kind == kStop) break;
+      const bool irregular_blank = *it == '\t' || (*it == ' ' && (it == first || it[-1] == ' '));
       // A single space before a word: per_end_at finds no alternative there (only 'x'
       // and 'X' among letters start one), and most of a clause's spaces are that.
-      if (*it == ' ' && last - it >= 2 && plain_word_start(it[1])) continue;
+      if (*it == ' ' && last - it >= 2 && plain_word_start(it[1])) {
+        if (irregular_blank) single_spaced = false;
+        continue;
+      }
       if (per_end_at(it, last)) break;
+      if (irregular_blank) single_spaced = false;
     }
+    return it;
+  }
+
+  template <class Iterator, class Context, class RContext, class Attribute>
+  bool parse(Iterator& first, Iterator const& last, Context const& context, RContext&, Attribute&) const {
+    static_assert(std::is_same_v<Iterator, const char*>, "the clause is read from bytes in memory");
+    x3::skip_over(first, last, context);
+    bool single_spaced = true;
+    const char* it = clause_end(first, last, single_spaced);
     if (it == first) return false;
     first = it;
     return true;
   }
 };
 const per_clause_parser per_clause{};
-const auto per = blank >> per_word >> blank >> x3::raw[per_clause][set_per];
+// per_clause with what set_per needs to know: the clause's bytes and whether they are
+// single-spaced (set_per then copies them as they are).
+struct per_text_parser : x3::parser<per_text_parser> {
+  using attribute_type = PerClauseText;
+  static bool const has_attribute = true;
+
+  template <class Iterator, class Context, class RContext>
+  bool parse(Iterator& first, Iterator const& last, Context const& context, RContext&, PerClauseText& attr) const {
+    static_assert(std::is_same_v<Iterator, const char*>, "the clause is read from bytes in memory");
+    x3::skip_over(first, last, context);
+    bool single_spaced = true;
+    const char* it = per_clause_parser::clause_end(first, last, single_spaced);
+    if (it == first) return false;
+    attr = PerClauseText{first, it, single_spaced};
+    first = it;
+    return true;
+  }
+};
+const per_text_parser per_text{};
+const auto per = blank >> per_word >> blank >> per_text[set_per];
 const auto rounding = blank >> x3::lit('(') >> blank >> x3::lit("rounded") >> blank >>
                       (x3::lit("up")[set_rounding("up")] | x3::lit("down")[set_rounding("down")]) >> blank >> x3::lit(')');
 }  // namespace points_detail

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <bit>
-#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -168,6 +167,7 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
   const char* end = begin + text.size();
   const char* limit = begin + last_point;
   grammar::PointsExpression e;  // one for every candidate: parse_points clears it
+  std::string key;              // a basis's key in `bases`, its room kept from one to the next
   for (const char* p = begin; p <= limit;) {
     bool boundary = p == begin || !(byte_class(p[-1]) & kAlnum);
     if (!boundary) {
@@ -181,16 +181,18 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
     const char* letters_end = p + 1;
     if ((kind & kStartsAmount) || ((kind & kStartsWord) && word_may_start(p, end, letters_end))) {
       const char* it = p;
-      std::string basis;
+      const std::string* basis = nullptr;  // the vocabulary's word for e.basis, when it has one
       bool parsed = grammar::parse_points(it, end, e);
       bool known = true;
       if (parsed && !e.basis.empty()) {
-        std::string key(e.basis_form);
+        key.assign(e.basis_form);
         key += ':';
-        for (char ch : e.basis) key += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        // ASCII lower case, as std::tolower in the "C" locale wikic runs in (the grammar's
+        // `word` is letters and hyphens), without a call per letter.
+        for (char ch : e.basis) key += ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch - 'A' + 'a') : ch;
         auto found = bases.find(key);
         known = found != bases.end();
-        if (known) basis = found->second;
+        if (known) basis = &found->second;
       }
       if (parsed && known) {
         // Built where it stays: a Points is five strings, each move of it five moves.
@@ -201,10 +203,12 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
                                       : PointsOp::fixed;
         pts.value = e.value;
         pts.denominator = e.denominator;
-        pts.quantity = interned(e.quantity);
-        pts.basis = interned(basis);
+        // Most expressions have no quantity, basis or rounding: those stay the empty
+        // SharedText they were built with, without a call.
+        if (!e.quantity.empty()) pts.quantity = interned(e.quantity);
+        if (basis) pts.basis = interned(*basis);
         pts.per = interned(e.per);
-        pts.rounding = interned(e.rounding);
+        if (!e.rounding.empty()) pts.rounding = interned(e.rounding);
         // As written, with each run of whitespace one space: the runs of a cell meet as
         // they were written ("2 points / " and " where …"), and a line break is one too.
         // The whitespace a clause ends with is no part of it (the clause reads on over

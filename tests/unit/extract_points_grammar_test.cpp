@@ -1,8 +1,10 @@
-// Unit tests of grammar/points: the per clause's own primitive (per_clause) against the
-// X3 reading it stands for (`+per_char`), on every short string of the bytes that matter
-// to it and on longer random ones, so that each boundary and each end of input is met.
+// Unit tests of grammar/points: the primitives that stand for X3 readings (per_clause for
+// `+per_char`, number for `&char_('0', '9') >> double_`) against those readings, on every
+// short string of the bytes that matter to them and on longer random ones, so that each
+// boundary and each end of input is met.
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -66,6 +68,35 @@ TEST_CASE("per_clause takes what +per_char takes, on longer random strings") {
   }
 }
 
+// per_text: the clause per_clause reads, and whether it is single-spaced (no tab, no
+// blank first, no two spaces in a row), which spares set_per its closing up.
+TEST_CASE("per_text reads per_clause's clause and tells a single-spaced one") {
+  std::vector<std::string> level = {""};
+  for (int length = 1; length <= 4; ++length) {
+    std::vector<std::string> next;
+    for (const std::string& s : level)
+      for (const std::string& p : kPieces) next.push_back(s + p);
+    for (const std::string& s : next) {
+      for (const std::string& t : {s, s + "a"}) {
+        pd::PerClauseText text;
+        const char* it = t.data();
+        const bool read = x3::parse(it, t.data() + t.size(), pd::per_text, text);
+        const long length_read = read ? it - t.data() : -1;
+        if (length_read != clause_length(t)) {
+          CHECK_MESSAGE(false, "'" << t << "': " << length_read << " vs " << clause_length(t));
+          continue;
+        }
+        if (!read) continue;
+        const std::string clause(text.first, text.last);
+        const bool single_spaced = clause.find('\t') == std::string::npos && clause.find("  ") == std::string::npos &&
+                                   clause.front() != ' ';
+        if (text.single_spaced != single_spaced) CHECK_MESSAGE(false, "'" << clause << "'");
+      }
+    }
+    level = std::move(next);
+  }
+}
+
 TEST_CASE("per_clause ends where the clause does") {
   CHECK(clause_length("tile + 1 point") == 4);
   CHECK(clause_length("tile - (2) points") == 4);
@@ -78,4 +109,85 @@ TEST_CASE("per_clause ends where the clause does") {
   CHECK(clause_length("tile +") == 6);  // a sign with no term after it is part of the clause
   CHECK(clause_length(",") == -1);
   CHECK(clause_length("") == -1);
+}
+
+namespace {
+// What a number reading gives for `s`: the bytes it takes (-1: it fails) and the value.
+struct NumberReading {
+  long length = -1;
+  double value = 0;
+  bool operator==(const NumberReading& o) const {
+    // The value bit for bit: the rules database prints what the grammar read.
+    return length == o.length && (length < 0 || std::memcmp(&value, &o.value, sizeof value) == 0);
+  }
+};
+template <class Parser>
+NumberReading read_number(const Parser& parser, const std::string& s) {
+  NumberReading r;
+  const char* it = s.data();
+  if (x3::parse(it, s.data() + s.size(), parser, r.value)) r.length = it - s.data();
+  return r;
+}
+NumberReading reference_number(const std::string& s) {
+  return read_number(&x3::char_('0', '9') >> x3::double_, s);
+}
+NumberReading own_number(const std::string& s) { return read_number(pd::number, s); }
+
+void check_number(const std::string& s) {
+  const NumberReading a = reference_number(s), b = own_number(s);
+  if (!(a == b)) {
+    CHECK_MESSAGE(false, "'" << s << "': " << a.length << " " << a.value << " vs " << b.length << " " << b.value);
+  }
+}
+
+// The bytes a number's reading turns on: digits (a zero among them), the full stop, an
+// exponent's letters and signs, a comma (no decimal mark to double_), "inf"'s first letter.
+const std::vector<std::string> kNumberPieces = {"0", "1", "7", "9", ".", "e", "E", "+", "-", ",", "i", " "};
+}  // namespace
+
+TEST_CASE("number reads what &char_('0', '9') >> double_ reads, on every string of up to five pieces") {
+  std::vector<std::string> level = {""};
+  std::size_t checked = 0;
+  for (int length = 1; length <= 5; ++length) {
+    std::vector<std::string> next;
+    for (const std::string& s : level)
+      for (const std::string& p : kNumberPieces) next.push_back(s + p);
+    for (const std::string& s : next) {
+      check_number(s);
+      ++checked;
+    }
+    level = std::move(next);
+  }
+  CHECK(checked > 200000);
+}
+
+TEST_CASE("number reads what &char_('0', '9') >> double_ reads, on long digit runs and fractions") {
+  std::mt19937 random(20240518);
+  std::uniform_int_distribution<int> digit(0, 9), size(1, 24);
+  for (int i = 0; i < 20000; ++i) {
+    std::string s;
+    for (int n = size(random); n > 0; --n) s += static_cast<char>('0' + digit(random));
+    if (i % 2) s.insert(s.begin() + static_cast<long>(static_cast<std::size_t>(i) % s.size()), '.');
+    if (i % 3 == 0) s += " points";
+    check_number(s);
+  }
+  // Around the digits a double holds exactly (the primitive's own reading ends at 15).
+  for (const char* s : {"999999999999999", "9999999999999999", "99999999999999999", "9007199254740993",
+                        "12345678901234.5", "1234567890123.45", "0.000000000000001", "0.0000000000000001",
+                        "2.675", "0.1", "1.15", "3.3", "1e2", "1e", "1e+", "1e-2", "1.e3", "1.", "00.50",
+                        "1E400", "1e-400"})
+    check_number(s);
+  check_number(std::string(400, '9'));
+}
+
+TEST_CASE("number's edges") {
+  CHECK(own_number("2 points") == NumberReading{1, 2});
+  CHECK(own_number("1.5") == NumberReading{3, 1.5});
+  CHECK(own_number("2.") == NumberReading{2, 2});   // the full stop is taken
+  CHECK(own_number("2,5") == NumberReading{1, 2});  // a comma is no decimal mark
+  CHECK(own_number("1e2 points") == NumberReading{3, 100});
+  CHECK(own_number("1e points") == NumberReading{1, 1});
+  CHECK(own_number(".5").length == -1);  // a number starts with a digit
+  CHECK(own_number("inf").length == -1);
+  CHECK(own_number("").length == -1);
 }

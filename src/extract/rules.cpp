@@ -1481,16 +1481,58 @@ int PageExtractor::find_first_byte(NodeId id) const {
   auto passed = [&](NodeId left) {
     if (left != id) first_bytes_[left] = kNoText;
   };
+  // A text that starts with a byte of "→" starts with it unless finish() trims the text
+  // to nothing: unless all its bytes but whitespace are whole arrows (E2 86 92, with no
+  // whitespace inside one). The rest of the text is read for that (a description cell
+  // is "→ [icons]", and more), byte by byte as finish() would see it; node_text()
+  // decides only where an entity comes first. Nothing is noted on the way: the nodes
+  // passed hold arrows, and those above the text may end before a byte that decides.
+  auto after_arrow = [&](NodeId at, std::size_t from, int first) {
+    // The bytes of "→" read so far of the one being read (0: between arrows).
+    int arrow = first == 0xE2 ? 1 : -1;
+    if (arrow < 0) return first;  // a stray 86 or 92: no arrow ends the text with it
+    NodeId n = at;
+    std::string_view t = bytes_of(doc_, doc_.node(n)).substr(from);
+    for (;;) {
+      for (char ch : t) {
+        auto b = static_cast<unsigned char>(ch);
+        if (arrow == 0) {
+          if (is_space(ch)) continue;
+          if (b != 0xE2) return first;
+          arrow = 1;
+        } else if (b == (arrow == 1 ? 0x86 : 0x92)) {
+          arrow = arrow == 2 ? 0 : arrow + 1;
+        } else {
+          return first;
+        }
+      }
+      n = parse::next_in_subtree(doc_, id, n, false, path_);
+      while (n != kNoNode) {
+        const Node& x = doc_.node(n);
+        if (x.kind == NodeKind::Text) break;
+        if (x.kind == NodeKind::Entity) return exact();
+        // A node of whitespace alone is passed by between arrows only: inside one, its
+        // whitespace keeps the arrow from being trimmed.
+        const bool descend = x.kind != NodeKind::Comment && x.kind != NodeKind::Template &&
+                             (arrow != 0 || first_bytes_[n] != kNoText);
+        n = parse::next_in_subtree(doc_, id, n, descend, path_);
+      }
+      if (n == kNoNode) return arrow == 0 ? static_cast<int>(kTrimmedEmpty) : first;
+      t = bytes_of(doc_, doc_.node(n));
+    }
+  };
   path_.clear();
   NodeId n = id;
   while (n != kNoNode) {
     const Node& x = doc_.node(n);
     bool descend = true;
     if (x.kind == NodeKind::Text) {
-      for (char ch : bytes_of(doc_, x)) {
+      const std::string_view t = bytes_of(doc_, x);
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        const char ch = t[i];
         if (is_space(ch)) continue;
         auto b = static_cast<unsigned char>(ch);
-        if (b == 0xE2 || b == 0x86 || b == 0x92) return exact();
+        if (b == 0xE2 || b == 0x86 || b == 0x92) return after_arrow(n, i + 1, b);
         for (NodeId a : path_) first_bytes_[a] = b;
         first_bytes_[n] = b;
         return b;

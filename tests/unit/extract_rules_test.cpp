@@ -619,3 +619,16 @@ TEST_CASE("a rules cell repeated word for word reads as the first one, node by n
   CHECK(page.rules[1].description.text == "Second road");
   CHECK(page.rules[2].description.text == "Third road");
 }
+
+TEST_CASE("a row that starts with trigger arrows is blank only when nothing else follows them") {
+  // The first byte of a row's text is found without building the text; past an arrow
+  // the rest is read to tell whether cleaning trims the text to nothing (then the row,
+  // which holds an <hr>, is a spacer) or keeps the arrow. The first and third rows
+  // (lines 4 and 8 of the page text, which starts after the file's header comment) are
+  // arrows and whitespace alone, the third through an entity; the others go on with a word.
+  auto page = test::compile_page(test::source_path("corpus/extract/arrow-rows.wiki"));
+  std::vector<std::size_t> spacers;
+  for (const auto& n : page.non_rules)
+    if (n.reason == "spacer") spacers.push_back(n.line);
+  CHECK(spacers == std::vector<std::size_t>{4, 8});
+}

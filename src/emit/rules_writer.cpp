@@ -851,16 +851,14 @@ private:
   /// `v` below 1000000.
   void short_digits(std::uint32_t v) {
     size = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : 6;
-    char* at = buf + size;
-    for (; v >= 100; v /= 100) {
-      at -= 2;
-      std::memcpy(at, digit_pairs.text + 2 * (v % 100), 2);
-    }
-    if (v >= 10) {
-      std::memcpy(at - 2, digit_pairs.text + 2 * v, 2);
-    } else {
-      at[-1] = static_cast<char>('0' + v);
-    }
+    // All six digits, leading zeros included, then the last `size` of them moved to the
+    // front by one fixed eight-byte copy: no loop over a variable end, which GCC's
+    // profile-guided build followed into a path it could not bound (-Wstringop-overflow).
+    char six[16] = {};
+    std::memcpy(six, digit_pairs.text + 2 * (v / 10000), 2);
+    std::memcpy(six + 2, digit_pairs.text + 2 * (v / 100 % 100), 2);
+    std::memcpy(six + 4, digit_pairs.text + 2 * (v % 100), 2);
+    std::memcpy(buf, six + 6 - size, 8);
   }
 };
 static_assert(sizeof(Number::buf) >= plain_room);

@@ -120,6 +120,13 @@ inline char* put_short(char* at, const char* src, std::size_t n) {
   if (n <= 16) return put_padded<16>(at, src, n);
   return put_padded<32>(at, src, n);
 }
+/// put_padded<W>, or with `W` 0 put_short: for a writer whose copy width is a template
+/// parameter, 0 where the text's length is known where it is written.
+template <std::size_t W>
+char* put_width(char* at, const char* src, std::size_t n) {
+  if constexpr (W == 0) return put_short(at, src, n);
+  else return put_padded<W>(at, src, n);
+}
 
 // A field or element name of a layout with what each format writes for it, prepared at
 // compile time and padded to `room` bytes, so that writing it is one fixed-size copy.
@@ -222,8 +229,8 @@ inline char* put(char* at, const Key::Form& form) { return put_short(at, form.te
 /// A form of a key known only at run time, as `W` bytes (Key::width, or Key::room).
 template <std::size_t W>
 char* put_form(char* at, const Key::Form& form) {
-  static_assert(W <= Key::room);
-  return put_padded<W>(at, form.text, form.size);
+  static_assert(W > 0 && W <= Key::room);
+  return put_width<W>(at, form.text, form.size);
 }
 
 // ",\n" and spaces: every line break of the printers, with or without a comma before it,

@@ -76,8 +76,7 @@ constexpr std::size_t plain_room = 32;
 /// known where it is written).
 template <std::size_t W>
 char* put_value(char* at, std::string_view text) {
-  if constexpr (W == 0) return printing::put_short(at, text.data(), text.size());
-  return printing::put_padded<W>(at, text.data(), text.size());
+  return printing::put_width<W>(at, text.data(), text.size());
 }
 // Indentation is two columns a level in every format, plus the list item's dash in YAML.
 static_assert(2 * (max_depth + 1) <= printing::Breaks::most);
@@ -585,16 +584,14 @@ public:
     char* at = put(out.reserve_more<false>(0), key.xml_open);
     out.commit(inline_end_tag(put_value<W>(at, text), key));
   }
-  /// An element of the layout's own (`name` known where it is written).
+  /// An element of the layout's own (`name` known where it is written), or with `W`
+  /// Key::room a list's item, named by the list's singular.
+  template <std::size_t W = 0>
   void record_begin(const Key& name, const Key* singular) {
-    out.commit(put(out.reserve_more<false>(0), name.xml_open));
+    out.commit(printing::put_width<W>(out.reserve_more<false>(0), name.xml_open.text, name.xml_open.size));
     stack_[++depth_] = {&name, singular, true};
   }
-  void record_begin_item() {
-    const Key& name = *stack_[depth_].singular;
-    out.commit(printing::put_form<Key::room>(out.reserve_more<false>(0), name.xml_open));
-    stack_[++depth_] = {&name, nullptr, true};
-  }
+  void record_begin_item() { record_begin<Key::room>(*stack_[depth_].singular, nullptr); }
   /// format_raw's "<a/>".
   void record_empty_list(const Key& key) { out.commit(put(start_tag(out.reserve_more<false>(0), key), "/>")); }
   void record_end() { out.commit(inline_end_tag<Key::room>(out.reserve_more<false>(0), *stack_[depth_--].name)); }
@@ -616,15 +613,12 @@ private:
   /// name known where it is written allows.
   template <std::size_t W = 0>
   static char* inline_end_tag(char* at, const Key& key) {
-    const Key::Form& f = key.xml_close;
-    if constexpr (W == 0) return printing::put_short(at, f.text, f.size - 1);
-    return printing::put_padded<W>(at, f.text, f.size - 1);
+    return printing::put_width<W>(at, key.xml_close.text, key.xml_close.size - 1);
   }
   /// The start tag's "<name", without its ">" (widths as inline_end_tag).
   template <std::size_t W = 0>
   static char* start_tag(char* at, const Key& key) {
-    if constexpr (W == 0) return printing::put_short(at, key.xml_open.text, key.xml_open.size - 1);
-    return printing::put_padded<W>(at, key.xml_open.text, key.xml_open.size - 1);
+    return printing::put_width<W>(at, key.xml_open.text, key.xml_open.size - 1);
   }
   // A new line in the current element, indented.
   char* child(char* at) {

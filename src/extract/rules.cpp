@@ -626,7 +626,12 @@ struct Collected {
   std::vector<NodeId> boxes, unread;
   // Out of line: collect() asks for these rarely, and inlined they made its frame larger.
   [[gnu::noinline]] void add_box(NodeId id) { boxes.push_back(id); }
-  [[gnu::noinline]] void add_unread(NodeId id) { unread.push_back(id); }
+  /// Node `id` (`n`) as a subtree the walk left unread: only one with children can hold
+  /// an icon.
+  void add_unread(const Node& n, NodeId id) {
+    if (n.first_child != kNoNode) [[unlikely]] push_unread(id);
+  }
+  [[gnu::noinline]] void push_unread(NodeId id) { unread.push_back(id); }
   void clear() {
     runs.clear();
     owned.clear();
@@ -2137,7 +2142,7 @@ void PageExtractor::triggers_in(NodeId cell, std::vector<std::string>& out) cons
 void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected& out, bool skip_lists, int depth) {
   const Node& n = doc_.node(id);
   if (depth > 200) {
-    if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);
+    out.add_unread(n, id);
     return;
   }
   // Most nodes hand their parent's condition down as it is: no copy of it is made then.
@@ -2168,7 +2173,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       return;
     case NodeKind::Nowiki:
       out.add_owned(doc_.plain_text(id), cond, shown_in(cond));
-      if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);
+      out.add_unread(n, id);
       return;
     case NodeKind::Table:
       out.tables.push_back(id);
@@ -2177,7 +2182,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     case NodeKind::Comment:
     case NodeKind::Template:
     case NodeKind::HorizontalRule:
-      if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);
+      out.add_unread(n, id);
       return;
     case NodeKind::Wikilink:
       if (n.first_child == kNoNode) {
@@ -2187,7 +2192,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
       descend(cond);
       return;
     case NodeKind::SemanticTemplate: {
-      if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);  // its other parameters
+      out.add_unread(n, id);  // its other parameters
       std::string name(n.name);
       if (m_.reference_templates.count(name)) {
         std::string target = param_text(id, "name");
@@ -2213,7 +2218,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
     case NodeKind::ListItem:
       if (skip_lists) {
         out.items.emplace_back(id, cond);
-        if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);
+        out.add_unread(n, id);
         return;
       }
       break;
@@ -2226,12 +2231,12 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
         // A line break, which cleaning turns into a space like any other whitespace;
         // the points search reads the runs as they are, and a `per` ends at it.
         out.runs.emplace_back("\n", &cond, shown_in(cond));
-        if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);
+        out.add_unread(n, id);
         return;
       }
       if (skip_lists && is_name(n.name, "li")) {
         out.items.emplace_back(id, select::conjoin(cond, own(id)));
-        if (n.first_child != kNoNode) [[unlikely]] out.add_unread(id);
+        out.add_unread(n, id);
         return;
       }
       break;

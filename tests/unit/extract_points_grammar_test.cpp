@@ -33,26 +33,32 @@ long clause_length(const std::string& s) {
 // before a letter other than 'x' or 'X' without asking per_end).
 const std::vector<std::string> kPieces = {" ", "\t", "\xC2", "\xA0", "+", "-", "\xE2\x88\x92", "*", "\xC3\x97",
                                           "x", "X", ".", "1", "(", ",", "\n", "a", "Q", "<"};
+
+// Calls `check` with every string of one to `longest` of `pieces`, shorter ones first.
+template <class Check>
+void for_each_string(const std::vector<std::string>& pieces, int longest, Check check) {
+  std::vector<std::string> level = {""};
+  for (int length = 1; length <= longest; ++length) {
+    std::vector<std::string> next;
+    for (const std::string& s : level)
+      for (const std::string& p : pieces) next.push_back(s + p);
+    for (const std::string& s : next) check(s);
+    level = std::move(next);
+  }
+}
 }  // namespace
 
 TEST_CASE("per_clause takes what +per_char takes, on every string of up to four pieces") {
-  std::vector<std::string> level = {""};
   std::size_t checked = 0;
-  for (int length = 1; length <= 4; ++length) {
-    std::vector<std::string> next;
-    for (const std::string& s : level)
-      for (const std::string& p : kPieces) next.push_back(s + p);
-    for (const std::string& s : next) {
-      // As a clause at the end of the text, and with a letter after it.
-      for (const std::string& t : {s, s + "a"}) {
-        if (reference_length(t) != clause_length(t)) {
-          CHECK_MESSAGE(false, "'" << t << "': " << reference_length(t) << " vs " << clause_length(t));
-        }
-        ++checked;
+  for_each_string(kPieces, 4, [&](const std::string& s) {
+    // As a clause at the end of the text, and with a letter after it.
+    for (const std::string& t : {s, s + "a"}) {
+      if (reference_length(t) != clause_length(t)) {
+        CHECK_MESSAGE(false, "'" << t << "': " << reference_length(t) << " vs " << clause_length(t));
       }
+      ++checked;
     }
-    level = std::move(next);
-  }
+  });
   CHECK(checked > 100000);
 }
 
@@ -71,30 +77,23 @@ TEST_CASE("per_clause takes what +per_char takes, on longer random strings") {
 // per_text: the clause per_clause reads, and whether it is single-spaced (no tab, no
 // blank first, no two spaces in a row), which spares set_per its closing up.
 TEST_CASE("per_text reads per_clause's clause and tells a single-spaced one") {
-  std::vector<std::string> level = {""};
-  for (int length = 1; length <= 4; ++length) {
-    std::vector<std::string> next;
-    for (const std::string& s : level)
-      for (const std::string& p : kPieces) next.push_back(s + p);
-    for (const std::string& s : next) {
-      for (const std::string& t : {s, s + "a"}) {
-        pd::PerClauseText text;
-        const char* it = t.data();
-        const bool read = x3::parse(it, t.data() + t.size(), pd::per_text, text);
-        const long length_read = read ? it - t.data() : -1;
-        if (length_read != clause_length(t)) {
-          CHECK_MESSAGE(false, "'" << t << "': " << length_read << " vs " << clause_length(t));
-          continue;
-        }
-        if (!read) continue;
-        const std::string clause(text.first, text.last);
-        const bool single_spaced = clause.find('\t') == std::string::npos && clause.find("  ") == std::string::npos &&
-                                   clause.front() != ' ';
-        if (text.single_spaced != single_spaced) CHECK_MESSAGE(false, "'" << clause << "'");
+  for_each_string(kPieces, 4, [](const std::string& s) {
+    for (const std::string& t : {s, s + "a"}) {
+      pd::PerClauseText text;
+      const char* it = t.data();
+      const bool read = x3::parse(it, t.data() + t.size(), pd::per_text, text);
+      const long length_read = read ? it - t.data() : -1;
+      if (length_read != clause_length(t)) {
+        CHECK_MESSAGE(false, "'" << t << "': " << length_read << " vs " << clause_length(t));
+        continue;
       }
+      if (!read) continue;
+      const std::string clause(text.first, text.last);
+      const bool single_spaced = clause.find('\t') == std::string::npos && clause.find("  ") == std::string::npos &&
+                                 clause.front() != ' ';
+      if (text.single_spaced != single_spaced) CHECK_MESSAGE(false, "'" << clause << "'");
     }
-    level = std::move(next);
-  }
+  });
 }
 
 TEST_CASE("per_clause ends where the clause does") {
@@ -146,18 +145,11 @@ const std::vector<std::string> kNumberPieces = {"0", "1", "7", "9", ".", "e", "E
 }  // namespace
 
 TEST_CASE("number reads what &char_('0', '9') >> double_ reads, on every string of up to five pieces") {
-  std::vector<std::string> level = {""};
   std::size_t checked = 0;
-  for (int length = 1; length <= 5; ++length) {
-    std::vector<std::string> next;
-    for (const std::string& s : level)
-      for (const std::string& p : kNumberPieces) next.push_back(s + p);
-    for (const std::string& s : next) {
-      check_number(s);
-      ++checked;
-    }
-    level = std::move(next);
-  }
+  for_each_string(kNumberPieces, 5, [&](const std::string& s) {
+    check_number(s);
+    ++checked;
+  });
   CHECK(checked > 200000);
 }
 

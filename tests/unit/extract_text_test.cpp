@@ -43,6 +43,17 @@ std::string collapsed(const std::string& raw) {
   return out;
 }
 
+/// Compiles `page` (a table whose rows' rules texts read alike in every edition) and
+/// checks each rule's text against `expected`, in order.
+void check_rules_texts(const std::string& page, const std::vector<std::string>& expected) {
+  auto p = compile_text(page);
+  REQUIRE(p.rules.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CHECK(p.rules[i].rules.uniform);
+    CHECK(p.rules[i].rules.text == expected[i]);
+  }
+}
+
 std::size_t count_reason(const extract::PageRules& p, const std::string& reason) {
   std::size_t n = 0;
   for (const auto& r : p.non_rules) n += r.reason == reason;
@@ -83,12 +94,7 @@ TEST_CASE("rule texts collapse their whitespace wherever it falls, in short and 
     }
   }
   page += "|}\n";
-  auto p = compile_text(page);
-  REQUIRE(p.rules.size() == expected.size());
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    CHECK(p.rules[i].rules.uniform);
-    CHECK(p.rules[i].rules.text == expected[i]);
-  }
+  check_rules_texts(page, expected);
 }
 
 TEST_CASE("a rules text's runs are cleaned as one text, with a double space at every byte of a block") {
@@ -107,12 +113,7 @@ TEST_CASE("a rules text's runs are cleaned as one text, with a double space at e
     expected.push_back(e + "b" + std::string(static_cast<std::size_t>(k % 17), 'c') + " d");
   }
   page += "|}\n";
-  auto p = compile_text(page);
-  REQUIRE(p.rules.size() == expected.size());
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    CHECK(p.rules[i].rules.uniform);
-    CHECK(p.rules[i].rules.text == expected[i]);
-  }
+  check_rules_texts(page, expected);
 }
 
 TEST_CASE("a no-actions row is recognised however its first text is spaced or written") {

@@ -52,6 +52,13 @@ std::string page_xml(const std::string& title, const std::string& text) {
          "    <revision>\n      <id>2</id>\n      <timestamp>2024-01-01T00:00:00Z</timestamp>\n"
          "      <text xml:space=\"preserve\">" + text + "</text>\n    </revision>\n  </page>\n";
 }
+
+/// An export of one page per text, titled P0, P1, … in order.
+std::string export_of(const std::vector<std::string>& texts) {
+  std::string xml = header;
+  for (std::size_t k = 0; k < texts.size(); ++k) xml += page_xml("P" + std::to_string(k), texts[k]);
+  return xml + "</mediawiki>\n";
+}
 }  // namespace
 
 TEST_CASE("export schema 0.10: site info, namespaces, latest revision, redirect, language") {
@@ -316,10 +323,7 @@ TEST_CASE("page text: runs of escapes, several in a block, read as pugixml reads
     if (k % 40 == 0) text += "&#65;" + pieces[random() % pieces.size()];  // pugixml takes the page late
     texts.push_back(text);
   }
-  std::string xml = header;
-  for (std::size_t k = 0; k < texts.size(); ++k) xml += page_xml("P" + std::to_string(k), texts[k]);
-  xml += "</mediawiki>\n";
-  wikic::test::spit(dir / "t.xml", xml);
+  wikic::test::spit(dir / "t.xml", export_of(texts));
   auto r = read({(dir / "t.xml").string()});
   CHECK(r.sink.errors() == 0);
   REQUIRE(r.pages.size() == texts.size());
@@ -348,10 +352,7 @@ TEST_CASE("page text buffers: lent to pages given back, copied at exact size onc
     for (std::size_t j = 0; text.size() < size; ++j) text += j % 10 == 0 ? "&lt;b&gt;" : "word ";
     texts.push_back(text);
   }
-  std::string xml = header;
-  for (std::size_t k = 0; k < texts.size(); ++k) xml += page_xml("P" + std::to_string(k), texts[k]);
-  xml += "</mediawiki>\n";
-  wikic::test::spit(dir / "t.xml", xml);
+  wikic::test::spit(dir / "t.xml", export_of(texts));
   auto kept = read({(dir / "t.xml").string()});
   REQUIRE(kept.pages.size() == texts.size());
   std::size_t slack = 0;

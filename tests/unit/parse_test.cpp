@@ -43,6 +43,17 @@ std::vector<NodeId> find_all(const Document& doc, NodeKind kind, std::string_vie
   return out;
 }
 
+/// The title attribute's value of the one `tag` element that `text` parses to.
+std::string title_of(const std::string& text, std::string_view tag) {
+  support::DiagnosticSink sink;
+  Document doc = parse_document(text, sink);
+  auto elements = find_all(doc, NodeKind::Element, tag);
+  REQUIRE(elements.size() == 1);
+  const Attribute* title = doc.attribute(doc.node(elements[0]), "title");
+  REQUIRE(title != nullptr);
+  return std::string(title->value);
+}
+
 std::size_t count_messages(const support::DiagnosticSink& sink, std::string_view needle) {
   std::size_t n = 0;
   for (const auto& d : sink.all()) n += d.message.find(needle) != std::string::npos;
@@ -328,14 +339,9 @@ TEST_CASE("a tag's `>` at every offset from its name, past regions, and at the i
   for (std::size_t k = 0; k <= 40; ++k) {
     for (std::string_view tail : {"", " and some text after the tag"}) {
       const std::string value(k, 'v');
-      support::DiagnosticSink sink;
-      Document doc = parse_document("<span title=\"" + value + "\">s</span>" + std::string(tail), sink);
-      auto spans = find_all(doc, NodeKind::Element, "span");
       INFO(k);
-      REQUIRE(spans.size() == 1);
-      const Attribute* title = doc.attribute(doc.node(spans[0]), "title");
-      REQUIRE(title != nullptr);
-      CHECK(title->value == value);
+      CHECK(title_of("<span title=\"" + value + "\">s</span>" + std::string(tail), "span") == value);
+      support::DiagnosticSink sink;
       Document br = parse_document("a<br" + std::string(k, ' ') + "/>" + std::string(tail), sink);
       CHECK(find_all(br, NodeKind::Element, "br").size() == 1);
       Document end = parse_document("a</b" + std::string(k, ' ') + ">" + std::string(tail), sink);
@@ -347,14 +353,8 @@ TEST_CASE("a tag's `>` at every offset from its name, past regions, and at the i
     const std::pair<std::string_view, std::string_view> values[] = {
         {"{{x}}", "{{x}}"}, {"{{x|>}}", "{{x|>}}"}, {"a{{x}}b>c", "a{{x}}b"}};
     for (const auto& [value, expected] : values) {
-      support::DiagnosticSink sink;
-      Document doc = parse_document("<b title=\"" + std::string(value) + "\">t</b>" + std::string(tail), sink);
-      auto bold = find_all(doc, NodeKind::Element, "b");
       INFO(value);
-      REQUIRE(bold.size() == 1);
-      const Attribute* title = doc.attribute(doc.node(bold[0]), "title");
-      REQUIRE(title != nullptr);
-      CHECK(title->value == expected);
+      CHECK(title_of("<b title=\"" + std::string(value) + "\">t</b>" + std::string(tail), "b") == expected);
     }
     support::DiagnosticSink sink;
     Document doc = parse_document("<b {{x}}>t</b>" + std::string(tail), sink);

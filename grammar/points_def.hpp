@@ -25,6 +25,7 @@ struct blank_parser : x3::parser<blank_parser> {
   static bool const has_attribute = false;
 
   /// ' ', '\t' and the two bytes of a no-break space: one load a byte, not four tests.
+  /// per_text's look for per_end skips blanks by this table too.
   static constexpr std::array<bool, 256> blanks = [] {
     std::array<bool, 256> b{};
     for (unsigned char c : std::string_view(" \t\xC2\xA0")) b[c] = true;
@@ -195,12 +196,14 @@ const auto per_word = x3::lit('/') | x3::lit("per ") | x3::lit("for each ");
 // so other bytes are taken without trying per_end (most of a clause is letters).
 const auto per_plain = ~x3::char_(",;()\n<| \t+*.");
 const auto per_char = per_plain | (!per_end >> ~x3::char_(",;()\n<|"));
-// per_clause reads `+per_char` by a primitive of its own: the clause is most of an
+// per_text reads `+per_char` by a primitive of its own: the clause is most of an
 // expression's bytes, and X3 spent a character set test, an alternative and a kleene
-// step on each. (extract_points_grammar_test holds the two equal.)
-struct per_clause_parser : x3::parser<per_clause_parser> {
-  using attribute_type = x3::unused_type;
-  static bool const has_attribute = false;
+// step on each. It gives set_per the clause's bytes and whether they are single-spaced
+// (set_per then copies them as they are). (extract_points_grammar_test holds it equal
+// to `+per_char`.)
+struct per_text_parser : x3::parser<per_text_parser> {
+  using attribute_type = PerClauseText;
+  static bool const has_attribute = true;
 
   enum : unsigned char { kTaken = 0, kStop = 1, kMaybeEnd = 2 };
   /// What each byte does to the clause: kStop for ",;()\n<|", kMaybeEnd for " \t+*."
@@ -211,7 +214,6 @@ struct per_clause_parser : x3::parser<per_clause_parser> {
     for (unsigned char c : std::string_view(" \t+*.")) k[c] = kMaybeEnd;
     return k;
   }();
-  static bool blank_byte(char c) { return c == ' ' || c == '\t' || c == '\xC2' || c == '\xA0'; }
   static bool digit_byte(char c) { return c >= '0' && c <= '9'; }
   /// A letter or digit that no alternative of per_end starts with after its blanks.
   static bool plain_word_start(char c) {
@@ -224,8 +226,9 @@ struct per_clause_parser : x3::parser<per_clause_parser> {
   /// words, which that byte rules out.
   static bool per_end_at(const char* p, const char* last) {
     if (*p == '.') return p + 1 == last || p[1] == ' ' || p[1] == '\t' || p[1] == '\n';  // sentence_end
+    // `blank`'s own bytes, read from its table.
     auto skip_blank = [last](const char* q) {
-      while (q != last && blank_byte(*q)) ++q;
+      while (q != last && blank_parser::blanks[static_cast<unsigned char>(*q)]) ++q;
       return q;
     };
     const char* b = skip_blank(p);
@@ -262,7 +265,7 @@ struct per_clause_parser : x3::parser<per_clause_parser> {
   }
 
   /// Where the clause from `first` ends, and whether it has a blank set_per closes up
-  /// (a tab, or a space first or after a space): per_text reads it on the way.
+  /// (a tab, or a space first or after a space), both in one pass.
   static const char* clause_end(const char* first, const char* last, bool& single_spaced) {
     const char* it = first;
     for (; it != last; ++it) {
@@ -282,30 +285,12 @@ struct per_clause_parser : x3::parser<per_clause_parser> {
     return it;
   }
 
-  template <class Iterator, class Context, class RContext, class Attribute>
-  bool parse(Iterator& first, Iterator const& last, Context const& context, RContext&, Attribute&) const {
-    static_assert(std::is_same_v<Iterator, const char*>, "the clause is read from bytes in memory");
-    x3::skip_over(first, last, context);
-    bool single_spaced = true;
-    const char* it = clause_end(first, last, single_spaced);
-    if (it == first) return false;
-    first = it;
-    return true;
-  }
-};
-const per_clause_parser per_clause{};
-// per_clause with what set_per needs to know: the clause's bytes and whether they are
-// single-spaced (set_per then copies them as they are).
-struct per_text_parser : x3::parser<per_text_parser> {
-  using attribute_type = PerClauseText;
-  static bool const has_attribute = true;
-
   template <class Iterator, class Context, class RContext>
   bool parse(Iterator& first, Iterator const& last, Context const& context, RContext&, PerClauseText& attr) const {
     static_assert(std::is_same_v<Iterator, const char*>, "the clause is read from bytes in memory");
     x3::skip_over(first, last, context);
     bool single_spaced = true;
-    const char* it = per_clause_parser::clause_end(first, last, single_spaced);
+    const char* it = clause_end(first, last, single_spaced);
     if (it == first) return false;
     attr = PerClauseText{first, it, single_spaced};
     first = it;

@@ -1,4 +1,4 @@
-// Unit tests of grammar/points: the primitives that stand for X3 readings (per_clause for
+// Unit tests of grammar/points: the primitives that stand for X3 readings (per_text for
 // `+per_char`, number for `&char_('0', '9') >> double_`) against those readings, on every
 // short string of the bytes that matter to them and on longer random ones, so that each
 // boundary and each end of input is met.
@@ -15,21 +15,51 @@ namespace {
 namespace x3 = boost::spirit::x3;
 namespace pd = wikic::grammar::points_detail;
 
-// How many bytes of `s` each reading takes (-1: it fails).
-long reference_length(const std::string& s) {
+// What a per clause reading gives for `s`: the bytes it takes (-1: it fails) and
+// whether they are single-spaced (no tab, no blank first, no two spaces in a row),
+// which spares set_per its closing up.
+struct PerReading {
+  long length = -1;
+  bool single_spaced = true;
+  bool operator==(const PerReading& o) const {
+    return length == o.length && (length < 0 || single_spaced == o.single_spaced);
+  }
+};
+// `+per_char`, with the spacing told from the bytes it took.
+PerReading reference_per(const std::string& s) {
+  PerReading r;
   const char* it = s.data();
-  if (!x3::parse(it, s.data() + s.size(), +pd::per_char)) return -1;
-  return it - s.data();
+  if (!x3::parse(it, s.data() + s.size(), +pd::per_char)) return r;
+  r.length = it - s.data();
+  const std::string clause(s.data(), it);
+  r.single_spaced =
+      clause.find('\t') == std::string::npos && clause.find("  ") == std::string::npos && clause.front() != ' ';
+  return r;
 }
-long clause_length(const std::string& s) {
+PerReading own_per(const std::string& s) {
+  PerReading r;
+  pd::PerClauseText text;
   const char* it = s.data();
-  if (!x3::parse(it, s.data() + s.size(), pd::per_clause)) return -1;
-  return it - s.data();
+  if (!x3::parse(it, s.data() + s.size(), pd::per_text, text)) return r;
+  r.length = it - s.data();
+  // The clause per_text hands set_per is the bytes it took.
+  if (text.first != s.data() || text.last != it) CHECK_MESSAGE(false, "'" << s << "': clause is not the bytes taken");
+  r.single_spaced = text.single_spaced;
+  return r;
+}
+long clause_length(const std::string& s) { return own_per(s).length; }
+
+void check_per(const std::string& s) {
+  const PerReading a = reference_per(s), b = own_per(s);
+  if (!(a == b)) {
+    CHECK_MESSAGE(false, "'" << s << "': " << a.length << " " << a.single_spaced << " vs " << b.length << " "
+                                 << b.single_spaced);
+  }
 }
 
 // The pieces a clause's boundaries are made of: blanks (a no-break space's two bytes
 // among them), signs, multipliers in all spellings, a full stop, digits, a parenthesis,
-// the bytes that end a clause, and letters (a capital one too: per_clause passes a space
+// the bytes that end a clause, and letters (a capital one too: per_text passes a space
 // before a letter other than 'x' or 'X' without asking per_end).
 const std::vector<std::string> kPieces = {" ", "\t", "\xC2", "\xA0", "+", "-", "\xE2\x88\x92", "*", "\xC3\x97",
                                           "x", "X", ".", "1", "(", ",", "\n", "a", "Q", "<"};
@@ -48,55 +78,29 @@ void for_each_string(const std::vector<std::string>& pieces, int longest, Check 
 }
 }  // namespace
 
-TEST_CASE("per_clause takes what +per_char takes, on every string of up to four pieces") {
+TEST_CASE("per_text takes what +per_char takes, on every string of up to four pieces") {
   std::size_t checked = 0;
   for_each_string(kPieces, 4, [&](const std::string& s) {
     // As a clause at the end of the text, and with a letter after it.
     for (const std::string& t : {s, s + "a"}) {
-      if (reference_length(t) != clause_length(t)) {
-        CHECK_MESSAGE(false, "'" << t << "': " << reference_length(t) << " vs " << clause_length(t));
-      }
+      check_per(t);
       ++checked;
     }
   });
   CHECK(checked > 100000);
 }
 
-TEST_CASE("per_clause takes what +per_char takes, on longer random strings") {
+TEST_CASE("per_text takes what +per_char takes, on longer random strings") {
   std::mt19937 random(20240517);
   std::uniform_int_distribution<std::size_t> piece(0, kPieces.size() - 1), size(1, 16);
   for (int i = 0; i < 20000; ++i) {
     std::string s;
     for (std::size_t n = size(random); n > 0; --n) s += kPieces[piece(random)];
-    if (reference_length(s) != clause_length(s)) {
-      CHECK_MESSAGE(false, "'" << s << "': " << reference_length(s) << " vs " << clause_length(s));
-    }
+    check_per(s);
   }
 }
 
-// per_text: the clause per_clause reads, and whether it is single-spaced (no tab, no
-// blank first, no two spaces in a row), which spares set_per its closing up.
-TEST_CASE("per_text reads per_clause's clause and tells a single-spaced one") {
-  for_each_string(kPieces, 4, [](const std::string& s) {
-    for (const std::string& t : {s, s + "a"}) {
-      pd::PerClauseText text;
-      const char* it = t.data();
-      const bool read = x3::parse(it, t.data() + t.size(), pd::per_text, text);
-      const long length_read = read ? it - t.data() : -1;
-      if (length_read != clause_length(t)) {
-        CHECK_MESSAGE(false, "'" << t << "': " << length_read << " vs " << clause_length(t));
-        continue;
-      }
-      if (!read) continue;
-      const std::string clause(text.first, text.last);
-      const bool single_spaced = clause.find('\t') == std::string::npos && clause.find("  ") == std::string::npos &&
-                                 clause.front() != ' ';
-      if (text.single_spaced != single_spaced) CHECK_MESSAGE(false, "'" << clause << "'");
-    }
-  });
-}
-
-TEST_CASE("per_clause ends where the clause does") {
+TEST_CASE("per_text ends where the clause does") {
   CHECK(clause_length("tile + 1 point") == 4);
   CHECK(clause_length("tile - (2) points") == 4);
   CHECK(clause_length("tile x2") == 4);

@@ -981,7 +981,7 @@ private:
   mutable select::ProbeTable<std::pair<std::string_view, ClassFacts>> class_facts_{SIZE_MAX};
   [[gnu::noinline]] void add_class_facts(std::string_view value, ClassFacts& f) const;
   bool is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
-  std::string kind_of(const Node& cell) const;
+  const std::string& kind_of(const Node& cell) const;
   /// own_selector()'s condition, lints silenced (tree_conditions reported them).
   const select::Condition& own(NodeId id) {
     return id < conditions_.own.size() ? conditions_.own[id] : select::own_condition(doc_, id, file_, quiet_, v_);
@@ -1244,7 +1244,7 @@ PageRules PageExtractor::run() {
       out_.cells.total += cells;
       count_use("comment", cells);
     }
-    out_.non_rules.push_back({"comment", clean(body.substr(0, 80)), pos.line, pos.column, cells});
+    out_.non_rules.emplace_back("comment", clean(body.substr(0, 80)), pos.line, pos.column, cells);
     if (end == std::string::npos) break;
   }
   auto before = [](const NonRule& a, const NonRule& b) { return std::tie(a.line, a.column) < std::tie(b.line, b.column); };
@@ -1400,9 +1400,12 @@ void PageExtractor::add_class_facts(std::string_view value, ClassFacts& f) const
 }
 
 
-std::string PageExtractor::kind_of(const Node& cell) const {
+// The mapping's own string, copied once into the record (a temporary moved in was a
+// call more per rule).
+const std::string& PageExtractor::kind_of(const Node& cell) const {
+  static const std::string none;
   const std::uint8_t k = facts(cell).kind;
-  return k ? kind_name(k) : std::string();
+  return k ? kind_name(k) : none;
 }
 
 // As Document::plain_text (Text and decoded Entity nodes in document order, Comment and
@@ -1702,7 +1705,7 @@ bool PageExtractor::non_rule_text(NodeId id, int first) {
   const Node& n = doc_.node(id);
   if (n.kind == NodeKind::TableRow && first < 0 && doc_.text(n).find("<hr") != std::string_view::npos) {
     auto p = position_at(n.span.begin);
-    out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
+    out_.non_rules.emplace_back("spacer", std::string(), p.line, p.column, 0);
     return true;
   }
   if (!m_.non_rule_any && (first < 0 || !m_.non_rule_initials[static_cast<std::size_t>(first)]))
@@ -1721,7 +1724,7 @@ bool PageExtractor::non_rule_text(NodeId id, int first) {
           ++out_.cells.total;
           count_use(reason);
         }
-      out_.non_rules.push_back({reason, t, p.line, p.column, cells});
+      out_.non_rules.emplace_back(reason, std::move(t), p.line, p.column, cells);
       return true;
     }
   return false;
@@ -1747,7 +1750,7 @@ bool PageExtractor::legend_table(NodeId table) {
     ++cells;
   });
   auto p = position_at(doc_.node(table).span.begin);
-  out_.non_rules.push_back({"legend", "scoring colour legend", p.line, p.column, cells});
+  out_.non_rules.emplace_back("legend", "scoring colour legend", p.line, p.column, cells);
   return true;
 }
 
@@ -1870,7 +1873,7 @@ bool PageExtractor::sub_rules_row(NodeId row) {
   }
   if (!table) return false;
   auto p = position_at(doc_.node(row).span.begin);
-  out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
+  out_.non_rules.emplace_back("spacer", std::string(), p.line, p.column, 0);
   rule_stack_.emplace_back(row, last_rule_);
   return true;
 }
@@ -1902,7 +1905,7 @@ bool PageExtractor::rule_row(NodeId row) {
         ++out_.cells.total;
         count_use("block-image");
         auto p = position_at(doc_.node(desc).span.begin);
-        out_.non_rules.push_back({"block-image", std::string(doc_.node(image).name), p.line, p.column, 1});
+        out_.non_rules.emplace_back("block-image", std::string(doc_.node(image).name), p.line, p.column, 1);
       }
       return false;
     }
@@ -1921,7 +1924,7 @@ bool PageExtractor::rule_row(NodeId row) {
     Collected& title = scratch(0);
     collect(desc, true_condition_, title, false, 0);
     SharedText text = variants(title.runs).text;
-    out_.non_rules.push_back({"header", text, p.line, p.column, cells});
+    out_.non_rules.emplace_back("header", text.str(), p.line, p.column, cells);
     // Without an image block around it, the header names the rows below it, to the end
     // of its table (or the next header).
     NodeId table = doc_.node(row).parent;
@@ -2976,7 +2979,8 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   std::string_view what = slug_view(rule.description.text, m_.id_words);
   if (what.empty()) what = slug_view(rule.rules.text, m_.id_words);
   if (what.empty()) what = "rule";
-  std::string id;
+  // Built in the record's own string: a fresh id, the usual case, then needs no move.
+  std::string& id = rule.id;
   if (sub_rule) {
     id.reserve(rule.parent.size() + m_.id_separator.size() + what.size());
     id.append(rule.parent).append(m_.id_separator);
@@ -2988,10 +2992,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   // Repeated descriptions usually differ by condition (the same bonus under Castles and
   // under Robbers): that names the rule better than a number.
   // The usual case, an id not yet used, costs one lookup.
-  if (bool fresh = false; ids_.add(id, fresh), fresh) {
-    rule.id = std::move(id);
-    return;
-  }
+  if (bool fresh = false; ids_.add(id, fresh), fresh) return;
   std::string wanted = id;
   if (!full.is_true()) id += "-" + slug(rule.when, m_.id_words);
   std::string unique = unique_id(id);

@@ -632,13 +632,16 @@ struct Collected {
     if (n.first_child != kNoNode) [[unlikely]] push_unread(id);
   }
   [[gnu::noinline]] void push_unread(NodeId id) { unread.push_back(id); }
+  // Asked before every cell and note is read (scratch()), when most of these are empty
+  // already: an empty one is passed over, where the deque's clear was a call and a walk
+  // over its blocks each time.
   void clear() {
     runs.clear();
-    owned.clear();
-    items.clear();
-    references.clear();
+    if (!owned.empty()) owned.clear();
+    if (!items.empty()) items.clear();
+    if (!references.empty()) references.clear();
     tables.clear();
-    conditions.clear();
+    if (!conditions.empty()) conditions.clear();
     boxes.clear();
     unread.clear();
   }

@@ -910,7 +910,17 @@ private:
   /// the description and rules cells, notes count up from 2).
   Collected& scratch(std::size_t level);
   Variants variants(const std::vector<Run>& runs) const { return variants(runs.data(), runs.data() + runs.size()); }
-  Variants variants(const Run* begin, const Run* end) const;
+  Variants variants(const Run* begin, const Run* end) const {
+    Variants out;
+    variants_into(begin, end, out);
+    return out;
+  }
+  /// variants() written into a record's field that holds no text yet (a rule's or note's
+  /// just made): a Variants returned and moved in was four swaps and a destructor call.
+  void variants_into(const std::vector<Run>& runs, Variants& out) const {
+    variants_into(runs.data(), runs.data() + runs.size(), out);
+  }
+  void variants_into(const Run* begin, const Run* end, Variants& out) const;
   bool edition_blind(const Run* begin, const Run* end) const;
   bool edition_blind(const std::vector<Run>& runs) const { return edition_blind(runs.data(), runs.data() + runs.size()); }
   /// `c` without its edition atoms (existentially: `C1 & OtherTiles` is `OtherTiles`).
@@ -2310,8 +2320,7 @@ bool PageExtractor::edition_blind(const Run* begin, const Run* end) const {
   return std::all_of(begin, end, [](const Run& r) { return r.shown == 0 || r.shown == kAllEditions; });
 }
 
-Variants PageExtractor::variants(const Run* begin, const Run* end) const {
-  Variants out;
+void PageExtractor::variants_into(const Run* begin, const Run* end, Variants& out) const {
   std::size_t total = 0;
   const std::span<const Run> runs(begin, end);
   for (const Run& r : runs) total += r.text.size();
@@ -2334,7 +2343,7 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
     reading(select::Edition::C2, variant_buffers_[1]);
     out.text = shared(variant_buffers_[1].view());
     out.uniform = true;
-    return out;
+    return;
   }
   // Each edition read into a buffer kept between calls, and copied out only as the
   // Variants needs it: most such texts still read the same in all three (a span shown
@@ -2367,14 +2376,13 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   out.uniform = as[1] == as[0] && as[2] == as[0];
   if (out.uniform) {
     out.text = shared(text_of[1]);
-    return out;
+    return;
   }
   // Most such texts differ in one edition only (C1's "follower" for "meeple"): an edition
   // that reads as one before it shares that one's text instead of a copy of its own.
   SharedText* const of[3] = {&out.c1, &out.c2, &out.we};
   for (std::size_t k = 0; k < 3; ++k) *of[k] = as[k] == k ? shared(text_of[k]) : *of[as[k]];
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
-  return out;
 }
 
 select::Condition PageExtractor::without_editions(const select::Condition& c) {
@@ -2755,7 +2763,7 @@ void PageExtractor::notes_of(const Collected& c, std::vector<Note>& notes, std::
     // C1 text only), not in `when`. Built in place (a Note is five strings) and dropped
     // again when it has no text.
     Note& note = notes.emplace_back();
-    note.text = variants(inner.runs);
+    variants_into(inner.runs, note.text);
     const bool has_text = !empty(note.text);
     if (!has_text) notes.pop_back();
     else note.when = when_of(without_editions(cond));
@@ -2932,7 +2940,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
     rule.description = first.description;
     rule.description_parts = first.description_parts;
   } else {
-    rule.description = variants(d.runs);
+    variants_into(d.runs, rule.description);
     parts_of(d.runs, description_layout_, rule.description_parts);
     rule.references = d.references;
     if (desc_read.cell != kNoNode && d.references.empty())
@@ -2945,7 +2953,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
     rule.notes = first.notes;
     rule.points = first.points;
   } else {
-    rule.rules = variants(r.runs);
+    variants_into(r.runs, rule.rules);
     parts_of(r.runs, rules_layout_, rule.rules_parts);
     // The rules cell's references and its notes' follow the description's, each once
     // (collect() lists each of a cell's once already).

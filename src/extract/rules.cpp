@@ -632,13 +632,16 @@ struct Collected {
     if (n.first_child != kNoNode) [[unlikely]] push_unread(id);
   }
   [[gnu::noinline]] void push_unread(NodeId id) { unread.push_back(id); }
+  // Asked before every cell and note is read (scratch()), when most of these are empty
+  // already: an empty one is passed over, where the deque's clear was a call and a walk
+  // over its blocks each time.
   void clear() {
     runs.clear();
-    owned.clear();
-    items.clear();
-    references.clear();
+    if (!owned.empty()) owned.clear();
+    if (!items.empty()) items.clear();
+    if (!references.empty()) references.clear();
     tables.clear();
-    conditions.clear();
+    if (!conditions.empty()) conditions.clear();
     boxes.clear();
     unread.clear();
   }
@@ -907,7 +910,17 @@ private:
   /// the description and rules cells, notes count up from 2).
   Collected& scratch(std::size_t level);
   Variants variants(const std::vector<Run>& runs) const { return variants(runs.data(), runs.data() + runs.size()); }
-  Variants variants(const Run* begin, const Run* end) const;
+  Variants variants(const Run* begin, const Run* end) const {
+    Variants out;
+    variants_into(begin, end, out);
+    return out;
+  }
+  /// variants() written into a record's field that holds no text yet (a rule's or note's
+  /// just made): a Variants returned and moved in was four swaps and a destructor call.
+  void variants_into(const std::vector<Run>& runs, Variants& out) const {
+    variants_into(runs.data(), runs.data() + runs.size(), out);
+  }
+  void variants_into(const Run* begin, const Run* end, Variants& out) const;
   bool edition_blind(const Run* begin, const Run* end) const;
   bool edition_blind(const std::vector<Run>& runs) const { return edition_blind(runs.data(), runs.data() + runs.size()); }
   /// `c` without its edition atoms (existentially: `C1 & OtherTiles` is `OtherTiles`).
@@ -981,7 +994,7 @@ private:
   mutable select::ProbeTable<std::pair<std::string_view, ClassFacts>> class_facts_{SIZE_MAX};
   [[gnu::noinline]] void add_class_facts(std::string_view value, ClassFacts& f) const;
   bool is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
-  std::string kind_of(const Node& cell) const;
+  const std::string& kind_of(const Node& cell) const;
   /// own_selector()'s condition, lints silenced (tree_conditions reported them).
   const select::Condition& own(NodeId id) {
     return id < conditions_.own.size() ? conditions_.own[id] : select::own_condition(doc_, id, file_, quiet_, v_);
@@ -1244,7 +1257,7 @@ PageRules PageExtractor::run() {
       out_.cells.total += cells;
       count_use("comment", cells);
     }
-    out_.non_rules.push_back({"comment", clean(body.substr(0, 80)), pos.line, pos.column, cells});
+    out_.non_rules.emplace_back("comment", clean(body.substr(0, 80)), pos.line, pos.column, cells);
     if (end == std::string::npos) break;
   }
   auto before = [](const NonRule& a, const NonRule& b) { return std::tie(a.line, a.column) < std::tie(b.line, b.column); };
@@ -1400,9 +1413,12 @@ void PageExtractor::add_class_facts(std::string_view value, ClassFacts& f) const
 }
 
 
-std::string PageExtractor::kind_of(const Node& cell) const {
+// The mapping's own string, copied once into the record (a temporary moved in was a
+// call more per rule).
+const std::string& PageExtractor::kind_of(const Node& cell) const {
+  static const std::string none;
   const std::uint8_t k = facts(cell).kind;
-  return k ? kind_name(k) : std::string();
+  return k ? kind_name(k) : none;
 }
 
 // As Document::plain_text (Text and decoded Entity nodes in document order, Comment and
@@ -1702,7 +1718,7 @@ bool PageExtractor::non_rule_text(NodeId id, int first) {
   const Node& n = doc_.node(id);
   if (n.kind == NodeKind::TableRow && first < 0 && doc_.text(n).find("<hr") != std::string_view::npos) {
     auto p = position_at(n.span.begin);
-    out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
+    out_.non_rules.emplace_back("spacer", std::string(), p.line, p.column, 0);
     return true;
   }
   if (!m_.non_rule_any && (first < 0 || !m_.non_rule_initials[static_cast<std::size_t>(first)]))
@@ -1721,7 +1737,7 @@ bool PageExtractor::non_rule_text(NodeId id, int first) {
           ++out_.cells.total;
           count_use(reason);
         }
-      out_.non_rules.push_back({reason, t, p.line, p.column, cells});
+      out_.non_rules.emplace_back(reason, std::move(t), p.line, p.column, cells);
       return true;
     }
   return false;
@@ -1747,7 +1763,7 @@ bool PageExtractor::legend_table(NodeId table) {
     ++cells;
   });
   auto p = position_at(doc_.node(table).span.begin);
-  out_.non_rules.push_back({"legend", "scoring colour legend", p.line, p.column, cells});
+  out_.non_rules.emplace_back("legend", "scoring colour legend", p.line, p.column, cells);
   return true;
 }
 
@@ -1870,7 +1886,7 @@ bool PageExtractor::sub_rules_row(NodeId row) {
   }
   if (!table) return false;
   auto p = position_at(doc_.node(row).span.begin);
-  out_.non_rules.push_back({"spacer", "", p.line, p.column, 0});
+  out_.non_rules.emplace_back("spacer", std::string(), p.line, p.column, 0);
   rule_stack_.emplace_back(row, last_rule_);
   return true;
 }
@@ -1902,7 +1918,7 @@ bool PageExtractor::rule_row(NodeId row) {
         ++out_.cells.total;
         count_use("block-image");
         auto p = position_at(doc_.node(desc).span.begin);
-        out_.non_rules.push_back({"block-image", std::string(doc_.node(image).name), p.line, p.column, 1});
+        out_.non_rules.emplace_back("block-image", std::string(doc_.node(image).name), p.line, p.column, 1);
       }
       return false;
     }
@@ -1921,7 +1937,7 @@ bool PageExtractor::rule_row(NodeId row) {
     Collected& title = scratch(0);
     collect(desc, true_condition_, title, false, 0);
     SharedText text = variants(title.runs).text;
-    out_.non_rules.push_back({"header", text, p.line, p.column, cells});
+    out_.non_rules.emplace_back("header", text.str(), p.line, p.column, cells);
     // Without an image block around it, the header names the rows below it, to the end
     // of its table (or the next header).
     NodeId table = doc_.node(row).parent;
@@ -2304,8 +2320,7 @@ bool PageExtractor::edition_blind(const Run* begin, const Run* end) const {
   return std::all_of(begin, end, [](const Run& r) { return r.shown == 0 || r.shown == kAllEditions; });
 }
 
-Variants PageExtractor::variants(const Run* begin, const Run* end) const {
-  Variants out;
+void PageExtractor::variants_into(const Run* begin, const Run* end, Variants& out) const {
   std::size_t total = 0;
   const std::span<const Run> runs(begin, end);
   for (const Run& r : runs) total += r.text.size();
@@ -2328,7 +2343,7 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
     reading(select::Edition::C2, variant_buffers_[1]);
     out.text = shared(variant_buffers_[1].view());
     out.uniform = true;
-    return out;
+    return;
   }
   // Each edition read into a buffer kept between calls, and copied out only as the
   // Variants needs it: most such texts still read the same in all three (a span shown
@@ -2361,14 +2376,13 @@ Variants PageExtractor::variants(const Run* begin, const Run* end) const {
   out.uniform = as[1] == as[0] && as[2] == as[0];
   if (out.uniform) {
     out.text = shared(text_of[1]);
-    return out;
+    return;
   }
   // Most such texts differ in one edition only (C1's "follower" for "meeple"): an edition
   // that reads as one before it shares that one's text instead of a copy of its own.
   SharedText* const of[3] = {&out.c1, &out.c2, &out.we};
   for (std::size_t k = 0; k < 3; ++k) *of[k] = as[k] == k ? shared(text_of[k]) : *of[as[k]];
   out.text = v_.default_edition() == select::Edition::C1 ? out.c1 : v_.default_edition() == select::Edition::WE ? out.we : out.c2;
-  return out;
 }
 
 select::Condition PageExtractor::without_editions(const select::Condition& c) {
@@ -2749,7 +2763,7 @@ void PageExtractor::notes_of(const Collected& c, std::vector<Note>& notes, std::
     // C1 text only), not in `when`. Built in place (a Note is five strings) and dropped
     // again when it has no text.
     Note& note = notes.emplace_back();
-    note.text = variants(inner.runs);
+    variants_into(inner.runs, note.text);
     const bool has_text = !empty(note.text);
     if (!has_text) notes.pop_back();
     else note.when = when_of(without_editions(cond));
@@ -2926,7 +2940,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
     rule.description = first.description;
     rule.description_parts = first.description_parts;
   } else {
-    rule.description = variants(d.runs);
+    variants_into(d.runs, rule.description);
     parts_of(d.runs, description_layout_, rule.description_parts);
     rule.references = d.references;
     if (desc_read.cell != kNoNode && d.references.empty())
@@ -2939,7 +2953,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
     rule.notes = first.notes;
     rule.points = first.points;
   } else {
-    rule.rules = variants(r.runs);
+    variants_into(r.runs, rule.rules);
     parts_of(r.runs, rules_layout_, rule.rules_parts);
     // The rules cell's references and its notes' follow the description's, each once
     // (collect() lists each of a cell's once already).
@@ -2976,7 +2990,8 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   std::string_view what = slug_view(rule.description.text, m_.id_words);
   if (what.empty()) what = slug_view(rule.rules.text, m_.id_words);
   if (what.empty()) what = "rule";
-  std::string id;
+  // Built in the record's own string: a fresh id, the usual case, then needs no move.
+  std::string& id = rule.id;
   if (sub_rule) {
     id.reserve(rule.parent.size() + m_.id_separator.size() + what.size());
     id.append(rule.parent).append(m_.id_separator);
@@ -2988,10 +3003,7 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
   // Repeated descriptions usually differ by condition (the same bonus under Castles and
   // under Robbers): that names the rule better than a number.
   // The usual case, an id not yet used, costs one lookup.
-  if (bool fresh = false; ids_.add(id, fresh), fresh) {
-    rule.id = std::move(id);
-    return;
-  }
+  if (bool fresh = false; ids_.add(id, fresh), fresh) return;
   std::string wanted = id;
   if (!full.is_true()) id += "-" + slug(rule.when, m_.id_words);
   std::string unique = unique_id(id);

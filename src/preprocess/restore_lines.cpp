@@ -1,8 +1,8 @@
-// Line restoration for collapsed pages. The page is preprocessed once; its top-level
-// text (headings seen through) is flattened with every other node (template, argument,
-// comment, extension tag, ignore) as one opaque placeholder, so nothing inside them can
-// be split. A small scanner then walks the flat text with table and `[[` state and
-// decides where MediaWiki would have needed a line start.
+// Line restoration for collapsed pages. The page is preprocessed once; a small scanner
+// then walks its top-level text (headings seen through), each other node (template,
+// argument, comment, extension tag, ignore) counting as one opaque byte so nothing inside
+// it can be split, with table and `[[` state, and decides where MediaWiki would have
+// needed a line start.
 #include "preprocess/restore_lines.hpp"
 
 #include <algorithm>
@@ -66,38 +66,28 @@ namespace {
 
 constexpr char kPlaceholder = '\x01';
 
-// The flat text is kept as runs, not per byte: a page is mostly long text runs, and a
-// per-byte source offset and node id made flattening cost more than the scan itself.
+// The scanner reads the page itself, not a copy: as runs of top-level text (headings seen
+// through) and opaque nodes, each node counting as one placeholder byte at its begin.
+// The runs follow each other without a gap (the tree prints back to the page), so a text
+// byte's place in the page is its position for the scanner too, and only a look-around
+// that reaches into a node needs the runs (a copy with placeholders cost more than the
+// rest of the scan but the preprocess run, and a second map back to page offsets).
 struct Run {
-  std::uint32_t flat;    // first flat position of the run
-  std::uint32_t source;  // its source offset (the node's begin for a placeholder)
-  NodeId node;           // the node behind a one-byte placeholder run, kNoNode for text
+  std::uint32_t begin;  // its span in the page
+  std::uint32_t end;
+  NodeId node;          // the node behind a placeholder run, kNoNode for text
 };
 
-struct Flat {
-  std::string chars;      // text bytes, kPlaceholder for an opaque node
-  std::vector<Run> runs;  // in flat order; runs[0].flat == 0
-
-  /// The run holding flat position k (the scanner walks to most from the last it found).
-  const Run& run_at(std::size_t k) const {
-    auto it = std::upper_bound(runs.begin(), runs.end(), k, [](std::size_t v, const Run& r) { return v < r.flat; });
-    return *(it - 1);
-  }
-};
-
-void flatten(const Tree& tree, NodeId parent, Flat& flat) {
+void collect_runs(const Tree& tree, NodeId parent, std::vector<Run>& runs) {
   for (NodeId id : tree.children(parent)) {
     const Node& n = tree.node(id);
-    auto here = static_cast<std::uint32_t>(flat.chars.size());
     if (n.kind == NodeKind::Text) {
       if (n.span.end == n.span.begin) continue;
-      flat.runs.push_back({here, n.span.begin, kNoNode});
-      flat.chars.append(tree.source.substr(n.span.begin, n.span.end - n.span.begin));
+      runs.push_back({n.span.begin, n.span.end, kNoNode});
     } else if (n.kind == NodeKind::Heading) {
-      flatten(tree, id, flat);  // a heading at offset 0 would otherwise hide the whole page
+      collect_runs(tree, id, runs);  // a heading at offset 0 would otherwise hide the whole page
     } else {
-      flat.runs.push_back({here, n.span.begin, id});
-      flat.chars += kPlaceholder;
+      runs.push_back({n.span.begin, n.span.end, id});
     }
   }
 }
@@ -140,7 +130,7 @@ constexpr std::array<std::uint8_t, 256> kAttributeClass = [] {
 // [p, end) is the cell's text so far and *end the '|' after it: that byte is neither a
 // blank, a name byte, '=' nor a quote, so it ends those runs without a bound check (most
 // calls do match, and walk every byte of the attributes).
-// `readable`: the end of the flat text, up to which a quoted value is searched sixteen
+// `readable`: the end of the readable text, up to which a quoted value is searched sixteen
 // bytes at a time (a hit at or after `end` is no close).
 bool looks_like_attributes(const char* p, const char* end, const char* readable) {
   // At least one name=value pair: bare words before a '|' ("Caption text | …") are far
@@ -195,82 +185,101 @@ struct Edit {
   bool blank_before;  // the blank before it becomes the newline (else one is inserted)
 };
 
+// Positions below are page offsets of the bytes the scanner sees: a text byte, or the
+// begin of a node (its placeholder). The next such position after a text byte is the
+// page's next offset; after a node, its end.
 class Scanner {
 public:
+  /// `runs`: the page as collect_runs() splits it (covering it without gaps).
   /// `links`: the `[[…]]` the preprocess run took whole as text (PlainRuns::links).
   /// `out`: any array, emptied, then filled with the line starts found.
-  Scanner(const Tree& tree, const Flat& flat, const std::vector<support::Span>& links, std::vector<Edit>& out)
-      : edits(out), tree_(tree), f_(flat.chars), flat_(flat), links_taken_(links) {
+  Scanner(const Tree& tree, const std::vector<Run>& runs, const std::vector<support::Span>& links,
+          std::vector<Edit>& out)
+      : edits(out),
+        tree_(tree),
+        s_(tree.source.data()),
+        size_(static_cast<std::uint32_t>(tree.source.size())),
+        runs_(runs.data()),
+        count_(runs.size()),
+        links_taken_(links) {
     edits.clear();
   }
-  // The line starts as page edits, made as each is found: turning flat positions into
-  // source offsets in a pass of their own cost as much per break as finding it. In order
-  // of `at` and each once, unless `unsorted` (a break made ahead of the scan, then one
-  // before it; a flat position and the source offset it maps to order alike).
+  // The line starts as page edits, made as each is found. In order of `at` and each once,
+  // unless `unsorted` (a break made ahead of the scan, then one before it).
   std::vector<Edit>& edits;
   bool unsorted = false;
   std::size_t replaced = 0;  // edits with blank_before
 
   void run() {
-    std::size_t n = f_.size();
-    std::size_t i = 0;
-    while (i < n) {
-      // Only placeholders, link brackets and the first byte of a table, heading or list
-      // marker can change anything; the bytes between are skipped sixteen at a time. Which
-      // of them matter depends on the state: inside `[[…]]` only the brackets (nothing
-      // else acts while links_ > 0, and ']' acts only then); in a table the cell and
-      // row markers; outside one the heading and list markers.
+    std::uint32_t i = 0;
+    for (; r_ < count_; ++r_) {
+      const Run& run = runs_[r_];
+      if (i >= run.end) continue;  // stepped or jumped past
+      if (run.node != kNoNode) {
+        on_node(run.node, run.begin);
+        i = run.end;
+        continue;
+      }
+      // Only link brackets and the first byte of a table, heading or list marker can
+      // change anything; the bytes between are skipped sixteen at a time, up to the end
+      // of the text run (a node is taken above). Which of them matter depends on the
+      // state: inside `[[…]]` only the brackets (nothing else acts while links_ > 0, and
+      // ']' acts only then); in a table the cell and row markers; outside one the heading
+      // and list markers.
       // The two last sets are searched case-folded (a byte ORed with 0x20), which takes
-      // '[' with '{' and the placeholder with '!' in one compare each; the few other bytes
-      // that fold onto a stop ('\\' onto '|', '\n' onto '*', …) act as any text byte.
-      const auto from = static_cast<std::uint32_t>(i), to = static_cast<std::uint32_t>(n);
-      if (links_ > 0)
-        i = support::scan_for<'[', ']'>(f_.data(), from, to);
-      else if (depth_ > 0)
-        i = scan_folded<'{', '!', '|'>(f_.data(), from, to);
-      else
-        i = scan_folded<'{', '!', '=', '*', '#'>(f_.data(), from, to);
-      if (i >= n) break;
-      // f_[n] is the string's '\0': the byte after a stop is read without a bound check.
-      const char c = f_[i], d = f_[i + 1];
-      if (links_ > 0) {
-        // The scan stopped at a bracket, and only a pair of them counts.
-        if (c == d) {
-          links_ += c == '[' ? 1 : -1;
+      // '[' with '{' and \x01 with '!' in one compare each; the few other bytes that fold
+      // onto a stop ('\\' onto '|', '\n' onto '*', …) act as any text byte.
+      const std::uint32_t begin = run.begin, to = run.end;
+      for (;;) {
+        if (links_ > 0)
+          i = support::scan_for<'[', ']'>(s_, i, to);
+        else if (depth_ > 0)
+          i = scan_folded<'{', '!', '|'>(s_, i, to);
+        else
+          i = scan_folded<'{', '!', '=', '*', '#'>(s_, i, to);
+        if (i >= to) break;
+        const char c = s_[i], d = i + 1 < to ? s_[i + 1] : run_after(r_);
+        if (links_ > 0) {
+          // The scan stopped at a bracket, and only a pair of them counts.
+          if (c == d) {
+            links_ += c == '[' ? 1 : -1;
+            i += 2;
+          } else {
+            ++i;
+          }
+          continue;
+        }
+        // Each stop is decided by its own byte first; a '[', a \x01 of the page's text
+        // and a byte that only folds onto a stop end as text in every case below that
+        // does not match.
+        if (c == kPlaceholder) {
+          ++i;
+          continue;
+        }
+        if (c == '[') {
+          if (d == '[') {
+            i = link(i);
+          } else {
+            ++i;
+          }
+          continue;
+        }
+        if (depth_ > 0 && d == c &&
+            (c == '|' ? line_ == Line::Cell || line_ == Line::Header : c == '!' && line_ == Line::Header)) {
+          // `||` (and `!!` in a header line) separates cells anywhere on a cell line.
+          new_cell(i + 2, line_);
           i += 2;
-        } else {
-          ++i;
+          continue;
         }
-        continue;
-      }
-      // Each stop is decided by its own byte first; a placeholder, a '[' and a byte that
-      // only folds onto a stop end as text in every case below that does not match.
-      if (c == kPlaceholder) {
-        // A literal \x01 in the page is text: only flat positions made for a node count.
-        if (const Run& run = run_from(run_, i); run.node != kNoNode) on_node(run.node, i);
-        ++i;
-        continue;
-      }
-      if (c == '[') {
-        if (d == '[') {
-          i = link(i);
-        } else {
-          ++i;
+        if (i > 0) {
+          const char b = i > begin ? s_[i - 1] : before(i);
+          if (!is_space(b) && b != '\n') {
+            ++i;
+            continue;
+          }
         }
-        continue;
+        i = at_boundary(i, c, d);  // (may leave the run: the scan from i then ends at once)
       }
-      if (depth_ > 0 && d == c &&
-          (c == '|' ? line_ == Line::Cell || line_ == Line::Header : c == '!' && line_ == Line::Header)) {
-        // `||` (and `!!` in a header line) separates cells anywhere on a cell line.
-        new_cell(i + 2, line_);
-        i += 2;
-        continue;
-      }
-      if (i > 0 && !is_space(f_[i - 1]) && f_[i - 1] != '\n') {
-        ++i;
-        continue;
-      }
-      i = at_boundary(i, c, d);
     }
   }
 
@@ -278,64 +287,57 @@ private:
   // A `[[` with nothing open. A link the preprocess run took whole as text holds no other
   // `[[` and ends at its first `]]`, so the scan in link state would only count it open
   // and closed again: it is stepped over (the page's links are a third of its stops).
-  std::size_t link(std::size_t i) {
+  std::uint32_t link(std::uint32_t i) {
     const auto& links = links_taken_;
-    if (next_link_ < links.size()) {
-      const Run& run = run_from(run_, i);
-      const std::uint32_t source = run.source + static_cast<std::uint32_t>(i - run.flat);
-      while (next_link_ < links.size() && links[next_link_].begin < source) ++next_link_;
-      // Such a link is text inside one top-level text run, where flat and source
-      // offsets advance together.
-      if (next_link_ < links.size() && links[next_link_].begin == source) {
-        const support::Span& taken = links[next_link_++];
-        return i + (taken.end - taken.begin);
-      }
-    }
+    while (next_link_ < links.size() && links[next_link_].begin < i) ++next_link_;
+    if (next_link_ < links.size() && links[next_link_].begin == i) return links[next_link_++].end;
     ++links_;
     return i + 2;
   }
-  // The run holding flat position k, walked to from `cursor` (the run of the last
-  // question of its kind): the scan asks in increasing order, and so do the breaks, a
-  // little ahead of it at times. A binary search per question cost more than the walk.
-  // The runs are held as a pointer and the last run's index, not read through the vector:
-  // the edits pushed between questions may alias it for the compiler, which reloaded both.
-  const Run& run_from(std::size_t& cursor, std::size_t k) const {
-    const Run* runs = runs_;
-    if (k < runs[cursor].flat) cursor = static_cast<std::size_t>(&flat_.run_at(k) - runs);
-    while (cursor < last_run_ && runs[cursor + 1].flat <= k) ++cursor;
-    return runs[cursor];
+  // The byte the scanner sees after text run r, at its end: the next run's first, or a
+  // placeholder, or '\0' at the end of the page.
+  char run_after(std::size_t r) const {
+    if (r + 1 >= count_) return '\0';
+    return runs_[r + 1].node != kNoNode ? kPlaceholder : s_[runs_[r].end];
   }
-  char at(std::size_t k) const { return k < f_.size() ? f_[k] : '\0'; }
-  void line_break(std::size_t k) {
-    if (k == 0 || f_[k - 1] == '\n') return;
-    const Run& run = run_from(run_, k);
-    const std::uint32_t at = run.node == kNoNode ? run.source + static_cast<std::uint32_t>(k - run.flat) : run.source;
+  // The run holding page offset p (< size_), walked to from the scan's run: every
+  // question is about a few bytes around the scan.
+  std::size_t run_index(std::uint32_t p) const {
+    std::size_t k = r_ < count_ ? r_ : count_ - 1;
+    while (p < runs_[k].begin) --k;
+    while (p >= runs_[k].end) ++k;
+    return k;
+  }
+  // The byte the scanner sees at position p, '\0' at the end of the page.
+  char at(std::uint32_t p) const {
+    if (p >= size_) return '\0';
+    return runs_[run_index(p)].node != kNoNode ? kPlaceholder : s_[p];
+  }
+  // The byte the scanner sees before position p > 0.
+  char before(std::uint32_t p) const { return runs_[run_index(p - 1)].node != kNoNode ? kPlaceholder : s_[p - 1]; }
+
+  void line_break(std::uint32_t at) {
+    if (at == 0) return;
+    // Most breaks are in the text run of the scan, past its first byte.
+    const Run& run = runs_[r_];
+    const char b = run.node == kNoNode && at > run.begin && at <= run.end ? s_[at - 1] : before(at);
+    if (b == '\n') return;
     if (!edits.empty() && edits.back().at >= at) {
       if (edits.back().at == at) return;  // found twice: one edit
       unsorted = true;
     }
-    // The blank before k is the page's byte before `at` when both are in one text run
-    // (a placeholder run is one byte: k is then its start), or the last of the text run
-    // before and adjacent to it in the page.
-    bool blank_before = false;
-    if (is_space(f_[k - 1])) {
-      if (k > run.flat) {
-        blank_before = true;
-      } else {
-        const Run& before = (&run)[-1];
-        blank_before = before.node == kNoNode && before.source + (k - 1 - before.flat) + 1 == at;
-      }
-    }
+    // A blank before `at` is a text byte, the page's byte before it (runs have no gaps).
+    const bool blank_before = is_space(b);
     edits.push_back({at, blank_before});
     replaced += blank_before ? 1 : 0;
   }
-  void new_cell(std::size_t content, Line kind) {
+  void new_cell(std::uint32_t content, Line kind) {
     line_ = kind;
     cell_start_ = content;
     cell_attributes_seen_ = false;
   }
 
-  void on_node(NodeId id, std::size_t k) {
+  void on_node(NodeId id, std::uint32_t at) {
     const Node& n = tree_.node(id);
     if (depth_ == 0 || links_ > 0 || n.kind != NodeKind::Template) return;
     // A block-style call (`{{Name |…`, as row templates are written) directly in a table
@@ -343,13 +345,39 @@ private:
     const Node& title = tree_.node(n.first_child);
     std::string_view t = tree_.text(title);
     if (!t.empty() && is_space(t.back()) && title.next_sibling != kNoNode) {
-      line_break(k);
+      line_break(at);
       line_ = Line::Row;
     }
   }
 
+  // Whether the cell's text so far, [cell_start_, i) with the '|' at i, is attributes.
+  bool cell_attributes(std::uint32_t i) {
+    const char *from = s_ + cell_start_, *end = s_ + i, *readable = s_ + size_;
+    if (cell_start_ < runs_[r_].begin) {
+      // The cell's text crosses a node (rare): it is looked at as the scanner sees it.
+      copy_cell(i);
+      from = window_.data();
+      end = from + window_.size() - 1;
+      readable = end + 1;
+    }
+    return looks_like_attributes(from, end, readable);
+  }
+  void copy_cell(std::uint32_t i) {
+    window_.clear();
+    for (std::size_t k = run_index(cell_start_); k <= r_; ++k) {
+      const Run& run = runs_[k];
+      if (run.node != kNoNode) {
+        window_ += kPlaceholder;
+      } else {
+        const std::uint32_t from = std::max(cell_start_, run.begin), to = std::min(i, run.end);
+        window_.append(s_ + from, to - from);
+      }
+    }
+    window_ += '|';
+  }
+
   // A stop after a blank (or at the start): c and d are its byte and the one after it.
-  std::size_t at_boundary(std::size_t i, char c, char d) {
+  std::uint32_t at_boundary(std::uint32_t i, char c, char d) {
     if (c == '{' && d == '|') {
       line_break(i);
       ++depth_;
@@ -362,15 +390,16 @@ private:
         --depth_;
         line_ = Line::TableEnd;
         // What follows `|}` on its line (text, a tag) was on a line of its own.
-        std::size_t k = i + 2;
-        while (k < f_.size() && is_space(f_[k])) ++k;
-        if (k < f_.size() && k > i + 2 && !(f_[k] == '|' || f_[k] == '{' || f_[k] == '!')) line_break(k);
+        std::uint32_t k = i + 2;
+        char e;
+        while (is_space(e = at(k))) ++k;
+        if (k < size_ && k > i + 2 && !(e == '|' || e == '{' || e == '!')) line_break(k);
         return i + 2;
       }
       if (c == '|' && d == '-') {
         line_break(i);
         line_ = Line::Row;
-        std::size_t k = i + 1;
+        std::uint32_t k = i + 1;
         while (at(k) == '-') ++k;
         return k;
       }
@@ -390,8 +419,7 @@ private:
       }
       if (c == '|') {
         bool in_cell = line_ == Line::Cell || line_ == Line::Header || line_ == Line::Caption;
-        if (in_cell && !cell_attributes_seen_ &&
-            looks_like_attributes(f_.data() + cell_start_, f_.data() + i, f_.data() + f_.size())) {
+        if (in_cell && !cell_attributes_seen_ && cell_attributes(i)) {
           cell_attributes_seen_ = true;
           return i + 1;
         }
@@ -418,22 +446,45 @@ private:
     return i + 1;
   }
 
-  // `== text ==` with matching runs of 2–6 '=' and a space inside each.
-  std::size_t heading(std::size_t i) {
+  // `== text ==` with matching runs of 2–6 '=' and a space inside each, within
+  // kMaxHeadingBytes of what the scanner sees (a node counting as one byte).
+  std::uint32_t heading(std::uint32_t i) {
     constexpr std::size_t kMaxHeadingBytes = 300;
-    std::size_t run = 0;
+    std::uint32_t run = 0;
     while (at(i + run) == '=') ++run;
     if (run < 2 || run > 6 || !is_space(at(i + run))) return i + run;
-    std::string closing(run, '=');
-    std::size_t limit = std::min(f_.size(), i + run + kMaxHeadingBytes);
-    for (std::size_t k = i + run + 1; k + run <= limit; ++k) {
-      char c = f_[k];
-      if (c == '\n' || (c == '[' && at(k + 1) == '[') || (c == '{' && at(k + 1) == '|')) break;
-      if (is_space(f_[k - 1]) && f_.compare(k, run, closing) == 0 && at(k + run) != '=' &&
-          (k + run == f_.size() || is_space(at(k + run)))) {
+    // The window from i as the scanner sees it, with each byte's position and one more
+    // position after the last (headings are rare: a copy is cheaper than a reader).
+    window_.clear();
+    positions_.clear();
+    const std::size_t wanted = run + kMaxHeadingBytes + 2;
+    std::uint32_t p = i;
+    for (std::size_t k = run_index(i); window_.size() < wanted && p < size_;) {
+      positions_.push_back(p);
+      if (runs_[k].node != kNoNode) {
+        window_ += kPlaceholder;
+        p = runs_[k++].end;
+      } else {
+        window_ += s_[p++];
+        if (p == runs_[k].end) ++k;
+      }
+    }
+    positions_.push_back(p);
+    const bool to_end = p >= size_;  // the window holds the rest of the page
+    const std::string_view w = window_;
+    const std::size_t m = w.size();
+    auto w_at = [&](std::size_t k) { return k < m ? w[k] : '\0'; };
+    const std::string closing(run, '=');
+    const std::size_t limit = std::min<std::size_t>(m, run + kMaxHeadingBytes);
+    for (std::size_t k = run + 1; k + run <= limit; ++k) {
+      char c = w[k];
+      if (c == '\n' || (c == '[' && w_at(k + 1) == '[') || (c == '{' && w_at(k + 1) == '|')) break;
+      const bool at_end = to_end && k + run == m;
+      if (is_space(w[k - 1]) && w.compare(k, run, closing) == 0 && w_at(k + run) != '=' &&
+          (at_end || is_space(w_at(k + run)))) {
         line_break(i);
-        if (k + run < f_.size()) line_break(k + run + 1);
-        return k + run;
+        if (!at_end) line_break(positions_[k + run + 1]);
+        return positions_[k + run];
       }
     }
     return i + run;
@@ -441,31 +492,30 @@ private:
 
   // A '*' or '#' item marker: not arithmetic (`5 * 3`), so the text before it must end a
   // sentence, a tag or another item.
-  bool list_item_context(std::size_t i) const {
-    std::size_t k = i;
-    while (k > 0 && is_space(f_[k - 1])) --k;
+  bool list_item_context(std::uint32_t i) const {
+    std::uint32_t k = i;
+    while (k > 0 && is_space(before(k))) --k;
     if (k == 0) return true;
-    char p = f_[k - 1];
+    char p = before(k);
     return p == '>' || p == '.' || p == ':' || p == kPlaceholder;
   }
 
   const Tree& tree_;
-  const std::string& f_;
-  const Flat& flat_;
+  const char* const s_;
+  const std::uint32_t size_;
+  const Run* const runs_;
+  const std::size_t count_;
   const std::vector<support::Span>& links_taken_;
-  // (Not empty whenever the scan asks: a stop is a byte of the flat text, so a run.)
-  const Run* const runs_ = flat_.runs.data();
-  const std::size_t last_run_ = flat_.runs.size() - 1;
   std::size_t next_link_ = 0;  // the first of links_taken_ not yet behind the scan
-  // The run of the last placeholder, `[[` or line break: one cursor for both walks over
-  // the runs. A break made ahead of the scan (rare) sends the next question back to a
-  // binary search.
-  std::size_t run_ = 0;
+  std::size_t r_ = 0;          // the run the scan is in
   int depth_ = 0;
   int links_ = 0;
   Line line_ = Line::Text;
-  std::size_t cell_start_ = 0;
+  std::uint32_t cell_start_ = 0;
   bool cell_attributes_seen_ = false;
+  // Scratch for the rare look-arounds that cross a node.
+  std::string window_;
+  std::vector<std::uint32_t> positions_;
 };
 
 }  // namespace
@@ -480,19 +530,17 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   RestoreResult result;
   Options quiet = options;
   quiet.report_unclosed = false;  // the real preprocess run reports them
-  // The tree and the flat text are scratch: their storage is kept for the thread's next
-  // page rather than allocated (a few hundred KB on a long page) and freed every time.
+  // The tree and the runs are scratch: their storage is kept for the thread's next page
+  // rather than allocated (a few hundred KB on a long page) and freed every time.
   thread_local Tree spare_tree;
-  thread_local Flat spare_flat;
+  thread_local std::vector<Run> spare_runs;
   Tree tree = preprocess(text, quiet, {}, std::move(spare_tree), nullptr, &result.plain_runs);
-  Flat flat = std::move(spare_flat);
-  flat.chars.clear();
-  flat.runs.clear();
-  flat.chars.reserve(text.size());
-  flatten(tree, tree.root, flat);
+  std::vector<Run> runs = std::move(spare_runs);
+  runs.clear();
+  collect_runs(tree, tree.root, runs);
   thread_local std::vector<Edit> spare_edits;
   std::vector<Edit> edits = std::move(spare_edits);
-  Scanner scanner(tree, flat, result.plain_runs.links, edits);
+  Scanner scanner(tree, runs, result.plain_runs.links, edits);
   scanner.run();
   result.replaced = scanner.replaced;
   if (scanner.unsorted) {
@@ -522,7 +570,7 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
     std::vector<std::uint32_t>& newlines = result.plain_runs.newlines;
     newlines.resize(edits.size() + own->size());
     // Restored in place, the blanks become newlines in the same pass (only blanks do: the
-    // seed page's case, offsets stay and nothing is copied; the tree and flat text
+    // seed page's case, offsets stay and nothing is copied; the tree and the runs
     // viewing `text` are not read again). Raw pointers: through the vectors, every store
     // made the compiler load their bounds again.
     char* const bytes = in_place ? in_place->data() : nullptr;
@@ -555,7 +603,7 @@ RestoreResult restore(std::string_view text, const Options& options, const Diagn
   }
   result.restored = true;
   if (result.inserted > 0) result.plain_runs = {};
-  spare_flat = std::move(flat);
+  spare_runs = std::move(runs);
   spare_edits = std::move(edits);
   spare_tree = std::move(tree);
   // Restored in place with nothing inserted, the page is the text this tree was built

@@ -429,6 +429,34 @@ TEST_CASE("a cell's quoted attribute value closes only before its '|', at any le
   }
 }
 
+TEST_CASE("line restoration sees each node as one byte, also where a look-around reaches it") {
+  // The scanner reads the page in place, a node (template, comment) counting as one
+  // opaque byte: a heading's closing '=' run searched past a node, cell attributes whose
+  // text holds one, a marker's next byte at the end of a text run, the byte before a list
+  // item, and what follows `|}` must all see that byte, as a copy with placeholders did.
+  auto restored = [](const std::string& original, bool in_place) {
+    std::string collapsed = original;
+    for (char& c : collapsed)
+      if (c == '\n') c = ' ';
+    if (!in_place) return restore_lines(collapsed, RestoreMode::Always).text;
+    restore_lines_in_place(collapsed, RestoreMode::Always);
+    return collapsed;
+  };
+  for (bool in_place : {false, true}) {
+    CAPTURE(in_place);
+    for (std::string original :
+         {"Text\n== a {{t}} b ==\nmore", "Text\n== a <!-- c --> b ==\nmore", "Text\n== a {{t}} b ==",
+          "Text\n== a ==\n", "{|\n| style=\"{{t}}\" | y\n|}", "{|\n| a={{t}} | y\n|}", "{|\n|-\n|{{t}}\n|}",
+          "{|\n|-\n{{Row |a}}\n|}", "{{t}}\n* item", "{|\n|}\n{{t}}", "{|\n|-\n| x\n|}\n{{t}}<!-- c -->\n* y",
+          "{|\n|-\n! h {{t}}!! g\n|}", "{|\n|-\n| x {{t}}|| y\n|}"}) {
+      CAPTURE(original);
+      CHECK(restored(original, in_place) == original);
+    }
+    // A node after a name ends the attributes: the '|' starts a cell.
+    CHECK(restored("{| | a=\"x\" {{t}} | y |}", in_place) == "{|\n| a=\"x\" {{t}}\n| y\n|}");
+  }
+}
+
 TEST_CASE("line restoration steps over the links the preprocessor took whole") {
   // A `[[…]]` taken whole as text holds no line start ('|' and '!' in it are link syntax):
   // the scanner jumps from its `[[` to its end. Links not taken whole (a template or an

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "support/output.hpp"
@@ -35,8 +36,8 @@ public:
     if (static_cast<std::size_t>(end_ - at_) < n) [[unlikely]] grow(n);
   }
   /// Room for `n` bytes and `slack` more of indentation and punctuation; the cursor.
-  /// Unchecked (`check` false) where the caller reserved room for the whole record
-  /// before: see record() in rules_writer.cpp.
+  /// Unchecked (`check` false) where the caller reserved room for it before, inside a
+  /// record: see record() in rules_writer.cpp.
   template <bool check = true>
   char* reserve_more(std::size_t n) {
     if constexpr (check) reserve(slack + n);
@@ -56,6 +57,11 @@ public:
   /// What was written since the last clear(), without an output attached.
   std::string_view text() const { return {begin_, static_cast<std::size_t>(at_ - begin_)}; }
   void clear() { at_ = begin_; }
+  /// Keeps what is written from here on in one piece until unmark(): room outgrown in
+  /// between takes those bytes along to the new room. A record's printers write over
+  /// its last bytes and copy runs of it, so it must not be split between two windows.
+  void mark() { mark_ = at_; }
+  void unmark() { mark_ = nullptr; }
   /// Hands what was written to the attached output (its window is spent).
   void release() {
     if (output_ && begin_) output_->advance(static_cast<std::size_t>(at_ - begin_));
@@ -68,16 +74,26 @@ private:
   char* begin_ = nullptr;
   char* at_ = nullptr;
   char* end_ = nullptr;
+  char* mark_ = nullptr;
+  std::string held_;  ///< the marked bytes while the room changes
 
   // Out of line and cold, so that reserve (a compare, at every record and every event
   // outside one) is inlined where it is called rather than called itself: the room
   // is short once per window.
   [[gnu::noinline, gnu::cold]] void grow(std::size_t n) {
     if (output_) {
+      // The marked bytes are set aside before the output lends the next window, which
+      // may be the same memory, and are handed over with it.
+      std::size_t kept = mark_ ? static_cast<std::size_t>(at_ - mark_) : 0;
+      if (kept > 0) held_.assign(mark_, kept);
+      if (mark_) at_ = mark_;
       release();
-      std::span<char> room = output_->window(std::max<std::size_t>(n, 65536));
-      begin_ = at_ = room.data();
+      std::span<char> room = output_->window(std::max<std::size_t>(n + kept, 65536));
+      begin_ = room.data();
       end_ = room.data() + room.size();
+      if (kept > 0) std::memcpy(begin_, held_.data(), kept);
+      at_ = begin_ + kept;
+      if (mark_) mark_ = begin_;
       return;
     }
     std::size_t used = at_ - begin_;
@@ -85,6 +101,7 @@ private:
     size = std::max(size, used + n + 65536);
     auto next = std::make_unique_for_overwrite<char[]>(size);
     if (used > 0) std::memcpy(next.get(), begin_, used);
+    if (mark_) mark_ = next.get() + (mark_ - begin_);
     buf_ = std::move(next);
     begin_ = buf_.get();
     at_ = begin_ + used;

@@ -55,8 +55,9 @@ using printing::operator""_key;
 // indentation and punctuation) and then writes without checking. The records of a
 // `lines` list are written by record() in the layout below, between begin_record() and
 // end_record(): their events (`in_record` true) leave out the reservation (the record
-// reserved room for all its events at once), and JSON and XML write them on one line
-// without keeping the state the other events consult (see JsonPrinter::begin_record).
+// reserved room for the events up to its next check), and JSON and XML write them on
+// one line without keeping the state the other events consult (see
+// JsonPrinter::begin_record).
 
 enum class ListStyle {
   scalars,   ///< strings only: a flow sequence in YAML
@@ -78,6 +79,15 @@ template <std::size_t W>
 char* put_value(char* at, std::string_view text) {
   return printing::put_width<W>(at, text.data(), text.size());
 }
+// Inside a record of a `lines` list (see record()), room is checked only at a long text,
+// a list's item and a field run: each asks for what it writes and record_room more, so
+// that the events up to the next check fit without one. Between two checks the layout
+// has some twenty-five events (a rule whose lists are empty); each writes at most two
+// Sink::slack of names and punctuation and its text, six bytes to one, if that is short.
+// Room for 64 leaves a layout that grows some margin; most texts count as short, since
+// each long one's check is a call.
+constexpr std::size_t short_text = 256;
+constexpr std::size_t record_room = 64 * (2 * Sink::slack + 6 * short_text);
 // Indentation is two columns a level in every format, plus the list item's dash in YAML.
 static_assert(2 * (max_depth + 1) <= printing::Breaks::most);
 
@@ -259,7 +269,7 @@ public:
   // inside it is written with a comma after it, and the end of an object or list writes
   // its bracket over the last one's (the layout's objects and the lists it begins are
   // never empty). So nothing inside asks whether a member is the first, or how deep it
-  // is. The record reserved room for all it writes.
+  // is. The record reserved room for what it writes (see record()).
   void begin_record() { out.commit(put(next(out.reserve_more<false>(0)), '{')); }
   void end_record() { out.reserve_more<false>(0)[-1] = '}'; }
   template <bool field, std::size_t W>
@@ -291,8 +301,11 @@ public:
     at[-1] = bracket;
     out.commit(put(at, ','));
   }
-  /// Bytes that members of the current record printed before.
-  void replay(std::string_view bytes) { out.commit(printing::put(out.reserve_more(bytes.size()), bytes)); }
+  /// Bytes that members of the current record printed before (and the record's room
+  /// after them, as after every check inside one).
+  void replay(std::string_view bytes) {
+    out.commit(printing::put(out.reserve_more(bytes.size() + record_room), bytes));
+  }
 
 private:
   bool first_[max_depth] = {};
@@ -396,7 +409,7 @@ public:
   // indented further, and the record's end its last line break. So nothing inside asks
   // whether a member is the first after "- "; only the current column is kept, and
   // whether each open list is a flow sequence. The layout's objects and the lists it
-  // begins there are never empty. The record reserved room for all it writes.
+  // begins there are never empty. The record reserved room for what it writes.
   void begin_record() {
     Frame& f = stack_[depth_];
     ++f.count;
@@ -465,7 +478,9 @@ public:
     out.commit(out.reserve_more<false>(0) - 2);
   }
   /// Bytes that members of the current record printed before, from the same column.
-  void replay(std::string_view bytes) { out.commit(printing::put(out.reserve_more(bytes.size()), bytes)); }
+  void replay(std::string_view bytes) {
+    out.commit(printing::put(out.reserve_more(bytes.size() + record_room), bytes));
+  }
 
 private:
   enum class Kind { map, block, flow };
@@ -558,7 +573,7 @@ public:
   // and the lists it begins there are never empty, so each start tag is written whole
   // at once and nothing inside asks whether an element has children yet or how deep it
   // is; only the names of the open elements are kept, for their end tags. The record
-  // reserved room for all it writes.
+  // reserved room for what it writes.
   void begin_record() {
     const Key& name = *stack_[depth_].singular;
     out.commit(printing::put_form<Key::room>(child(out.reserve_more<false>(0)), name.xml_open));
@@ -596,7 +611,9 @@ public:
   void record_empty_list(const Key& key) { out.commit(put(start_tag(out.reserve_more<false>(0), key), "/>")); }
   void record_end() { out.commit(inline_end_tag<Key::room>(out.reserve_more<false>(0), *stack_[depth_--].name)); }
   /// Bytes that children of the current record element printed before.
-  void replay(std::string_view bytes) { out.commit(printing::put(out.reserve_more(bytes.size()), bytes)); }
+  void replay(std::string_view bytes) {
+    out.commit(printing::put(out.reserve_more(bytes.size() + record_room), bytes));
+  }
   std::size_t depth() const { return depth_; }
 
 private:
@@ -695,47 +712,9 @@ struct FieldRun {
   std::string bytes[3];
 };
 
-// What the events of a record may write at most in any one file, added up by running
-// the layout on this instead of the printers (see record()): twice Sink::slack an event
-// and six bytes a text byte, so that a reservation an event still makes for itself
-// (an escaped text's, a field run's) always fits in what is left and never moves the
-// record to another window.
-struct Measure {
-  FieldRun<5>& structure_run;
-  FieldRun<2>& source_run;
-  std::size_t bytes = 0;
-
-  static constexpr std::size_t event = 2 * Sink::slack;
-  void string(const Key&, std::string_view text) { bytes += event + 6 * text.size(); }
-  template <std::size_t W = 0>
-  void plain(const Key&, std::string_view) { bytes += event; }
-  void begin_object(const Key&) { bytes += event; }
-  void end_object() { bytes += event; }
-  void begin_list(const Key&, const Key&, ListStyle) { bytes += event; }
-  void end_list() { bytes += event; }
-  void empty_list(const Key&) { bytes += event; }
-  void item(std::string_view text) { bytes += event + 6 * text.size(); }
-  void begin_item() { bytes += event; }
-  void end_item() { bytes += event; }
-  /// Printers::repeated's own reservation, and its members.
-  template <std::size_t N, class Print>
-  void repeated(FieldRun<N>&, const std::array<const extract::SharedText*, N>& texts, std::uint64_t,
-                std::size_t members, Print print) {
-    bytes += Sink::slack + (members + 2) * 2 * Sink::slack;
-    for (const extract::SharedText* t : texts) bytes += 6 * t->size();
-    print();
-  }
-};
-
-// A number's room, without printing it.
-template <class T>
-void number_field(Measure& out, const Key& key, T) {
-  out.plain(key, {});
-}
-
 /// The printers' events inside a record of a `lines` list: without their checks for
-/// room (record() reserved room for the record as a whole), and written on one line in
-/// JSON and XML without asking where (see JsonPrinter::begin_record).
+/// room (see record(): only the few that may need more check it), and written on one
+/// line in JSON and XML without asking where (see JsonPrinter::begin_record).
 template <class Out>
 struct InRecord {
   Out& out;
@@ -753,6 +732,12 @@ struct InRecord {
   void end_list() { out.template end_list<true>(); }
   [[gnu::always_inline]] void empty_list(const Key& key) { out.template empty_list<true>(key); }
   void item(std::string_view text) { out.template item<true>(text); }
+  /// Room for a list of `items`, of any length, and the record's room after it, at once.
+  void item_room(const std::vector<std::string>& items) {
+    std::size_t bytes = 2 * 2 * Sink::slack + record_room;
+    for (const auto& s : items) bytes += 2 * Sink::slack + 6 * s.size();
+    out.room(bytes);
+  }
   void begin_item() { out.template begin_item<true>(); }
   void end_item() { out.template end_item<true>(); }
   template <std::size_t N, class Print>
@@ -763,15 +748,15 @@ struct InRecord {
 };
 
 /// Writes one record of a `lines` list, whose members `write` writes (the layout,
-/// called with any Out), with one reservation a file: a rule has some seventy events,
-/// and each checked its file's room before writing.
+/// called with any Out), without a check for room at each event (a rule has some
+/// seventy). The record starts with Printers::record_room in each file, and only where
+/// the layout may need more (a long text, a list's next item, a field run) is the room
+/// checked again; each file keeps the record in one piece (Sink::mark), since its
+/// printers write over its last bytes. Adding up a record's room beforehand took a walk
+/// of the record as long as a seventh of writing it.
 template <class Out, class Write>
 void record(Out& out, Write write) {
-  Measure measure{out.structure_run, out.source_run};
-  measure.begin_item();
-  write(measure);
-  measure.end_item();
-  out.room(measure.bytes);
+  out.room(record_room);
   out.begin_record();
   InRecord<Out> in_record{out, out.structure_run, out.source_run};
   write(in_record);
@@ -894,16 +879,11 @@ template <class Out, class Write>
   write(out);
 }
 
-/// `write(out)`, called for the printers (the less common case of a field, kept out
-/// of line so that the common one saves no registers) and inline for Measure (which
-/// needs none).
+/// `write(out)`, out of line: the less common case of a field, so that the common one
+/// saves no registers.
 template <class Out, class Write>
 [[gnu::always_inline]] inline void apart(Out& out, Write write) {
-  if constexpr (std::is_same_v<Out, Measure>) {
-    write(out);
-  } else {
-    out_of_line(out, write);
-  }
+  out_of_line(out, write);
 }
 
 // Most of a rule's string lists are empty: that case is written where the list is,
@@ -913,6 +893,7 @@ template <class Out>
                                                const std::vector<std::string>& items) {
   if (items.empty()) return out.empty_list(key);
   apart(out, [&](auto& o) {
+    o.item_room(items);
     o.begin_list(key, singular, ListStyle::scalars);
     for (const auto& s : items) o.item(s);
     o.end_list();
@@ -1136,9 +1117,10 @@ struct RulesWriter::Printers {
       json.replay(run.bytes[2]);
       return;
     }
-    // Room for all the members up front, so that each file's bytes of the run are
-    // written in one piece (a reservation inside could move to another window).
-    std::size_t room = (members + 2) * 2 * Sink::slack;
+    // Room for all the members up front, and the record's room after them (runs are
+    // inside records), so that each file's bytes of the run are written in one piece:
+    // a reservation inside could move the record to another window.
+    std::size_t room = (members + 2) * 2 * Sink::slack + record_room;
     for (const extract::SharedText* t : texts) room += 6 * t->size();
     const char* begin[3] = {yaml.out.reserve_more(room), xml.out.reserve_more(room), json.out.reserve_more(room)};
     print();
@@ -1160,8 +1142,11 @@ struct RulesWriter::Printers {
     xml.end_document();
     json.end_document();
   }
-  // A record of a `lines` list (see record()).
+  // A record of a `lines` list (see record()), kept in one piece in each file.
   void begin_record() {
+    yaml.out.mark();
+    xml.out.mark();
+    json.out.mark();
     yaml.begin_record();
     xml.begin_record();
     json.begin_record();
@@ -1170,6 +1155,9 @@ struct RulesWriter::Printers {
     yaml.end_record();
     xml.end_record();
     json.end_record();
+    yaml.out.unmark();
+    xml.out.unmark();
+    json.out.unmark();
   }
 
   /// A string field, its key's forms copied as wide as the key needs (Key::width): the
@@ -1264,6 +1252,22 @@ struct RulesWriter::Printers {
   /// be a jump.
   template <bool in_record, bool field, std::size_t W>
   void text_event(const Key* key, std::string_view text) {
+    if constexpr (in_record) {
+      // A list's items have their room from item_room.
+      if (field && text.size() > short_text) [[unlikely]] return text_with_room<field, W>(key, text);
+    }
+    write_text<in_record, field, W>(key, text);
+  }
+  /// text_event inside a record for a long text: room for it and the record's room
+  /// after it first (see record()). Apart, and called last, so that the
+  /// common text's path still calls nothing.
+  template <bool field, std::size_t W>
+  [[gnu::noinline]] void text_with_room(const Key* key, std::string_view text) {
+    room(6 * text.size() + record_room);
+    write_text<true, field, W>(key, text);
+  }
+  template <bool in_record, bool field, std::size_t W>
+  [[gnu::always_inline]] void write_text(const Key* key, std::string_view text) {
     char *y, *x, *j;
     if constexpr (in_record) {
       y = yaml.record_text_head<field, W>(key);
@@ -1315,6 +1319,7 @@ struct RulesWriter::Printers {
   template <bool in_record = false>
   void begin_item() {
     if constexpr (in_record) {
+      room(record_room);  // a list's next item
       yaml.record_begin_item();
       xml.record_begin_item();
       json.record_begin_item();

@@ -737,6 +737,45 @@ TEST_CASE("records written on one reservation each stay inside their files' wind
   CHECK(j.text == files.json);
 }
 
+TEST_CASE("records whose long texts outgrow the room mid-record move whole to the next window") {
+  // A record starts with a fixed room and asks for more only at a long text, a string
+  // list or a list's item: then the room may run out in the middle of a record, whose
+  // bytes so far must go along to the next window (its printers write over its last
+  // bytes). Long texts of many lengths, some with bytes to escape, some in string
+  // lists, put that point at many places in a record and in a window.
+  auto pool = hostile_strings();
+  emit::RulesDatabase db;
+  db.header.sitename = "WICA";
+  for (std::size_t k = 0; k < 3; ++k) {
+    extract::PageRules page = page_from(pool, k);
+    extract::Rule first = page.rules.front();
+    page.rules.clear();
+    for (std::size_t i = 0; i < 40; ++i) {
+      extract::Rule r = first;
+      r.id = "rule-" + std::to_string(i);
+      std::string text((k * 977 + i * 4099) % 30011 + 257, 't');
+      if (i % 3 == 0) text[text.size() / 2] = '&';
+      if (i % 5 == 0) text[text.size() / 3] = '"';
+      r.description = uniform(text);
+      if (i % 4 == 0) r.atoms = {text.substr(0, text.size() / 2), "a", text};
+      if (i % 7 == 0) r.block = text;  // a field run, printed or copied
+      page.rules.push_back(r);
+    }
+    db.add(page);
+  }
+  check_same(db, true);
+  GuardedOutput y, x, j;
+  {
+    emit::RulesWriter w(y, x, j, db.header);
+    for (const auto& p : db.pages()) w.page(p);
+    w.finish();
+  }
+  auto files = db.render();
+  CHECK(y.text == files.yaml);
+  CHECK(x.text == files.xml);
+  CHECK(j.text == files.json);
+}
+
 TEST_CASE("U+FFFE and U+FFFF, valid UTF-8 but not XML characters, keep rules.xml well-formed") {
   // Ingest repairs only ill-formed UTF-8, so these two reach the writer; xmllint rejects
   // a document holding them. rules.xml writes U+FFFD (as yaml-cpp does in rules.yaml);

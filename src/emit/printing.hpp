@@ -5,6 +5,8 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -44,7 +46,15 @@ public:
     return at_;
   }
   /// The cursor after writing through the one reserve_more returned.
-  void commit(char* at) { at_ = at; }
+  void commit(char* at) {
+#ifdef _GLIBCXX_ASSERTIONS
+    // Inside a record the events write unchecked, on a hand bound (record_room in
+    // rules_writer.cpp): builds with assertions, the sanitizer tests among them, stop at
+    // the first event that went past the room instead of writing on.
+    if (at > end_) [[unlikely]] room_outgrown();
+#endif
+    at_ = at;
+  }
   /// Where the next byte goes, without reserving: what was written since an earlier
   /// cursor lies between the two as long as no reservation in between outgrew the room.
   const char* cursor() const { return at_; }
@@ -77,6 +87,10 @@ private:
   char* mark_ = nullptr;
   std::string held_;  ///< the marked bytes while the room changes
 
+  [[noreturn, gnu::cold]] static void room_outgrown() {
+    std::fputs("wikic: internal error: an output event wrote past its reserved room\n", stderr);
+    std::abort();
+  }
   // Out of line and cold, so that reserve (a compare, at every record and every event
   // outside one) is inlined where it is called rather than called itself: the room
   // is short once per window.

@@ -632,3 +632,40 @@ TEST_CASE("a row that starts with trigger arrows is blank only when nothing else
     if (n.reason == "spacer") spacers.push_back(n.line);
   CHECK(spacers == std::vector<std::size_t>{4, 8});
 }
+
+TEST_CASE("the walk still reads inside a rule's cells after their text is collected") {
+  // A rule's cells are walked again after collect() read their text: an element there can
+  // be a non-rule, a phase box there starts a phase for the rows below, and a ScoringRow
+  // the parser kept inline in a cell is a rule of its own (the seed page has those). A
+  // walk that skipped what collect() had read would lose all three.
+  ingest::Page page;
+  page.title = "Inside cells";
+  page.revision.text =
+      "{|\n"
+      "|-\n"
+      "| class=\"scoringTile\" | First rule || 1 point <div>Transmogrifying in progress</div>\n"
+      "|-\n"
+      "| class=\"scoringTile\" | Second rule || 2 points <div class=\"fake-h4\">Phase two</div>\n"
+      "|-\n"
+      "| class=\"scoringTile\" | Third rule || 3 points\n"
+      "|}\n";
+  page.source.file = "inside.wiki";
+  ingest::SiteInfo site = ingest::default_site();
+  expand::TemplateStore store(site);
+  support::DiagnosticSink sink;
+  auto rules = cli::Pipeline(store, sink).compile(page);
+  auto rule = [&](std::string_view description) -> const extract::Rule* {
+    for (const auto& r : rules.rules)
+      if (r.description.text.view() == description) return &r;
+    return nullptr;
+  };
+  REQUIRE(rule("First rule"));
+  REQUIRE(rule("Second rule"));
+  REQUIRE(rule("Third rule"));
+  CHECK(rule("Second rule")->phase.view().empty());
+  CHECK(rule("Third rule")->phase.view() == "Phase two");
+  std::size_t placeholders = 0;
+  for (const auto& n : rules.non_rules)
+    if (n.reason == "placeholder" && n.text == "Transmogrifying in progress") ++placeholders;
+  CHECK(placeholders == 1);
+}

@@ -316,20 +316,33 @@ private:
   // The byte the scanner sees before position p > 0.
   char before(std::uint32_t p) const { return runs_[run_index(p - 1)].node != kNoNode ? kPlaceholder : s_[p - 1]; }
 
-  void line_break(std::uint32_t at) {
-    if (at == 0) return;
-    // Most breaks are in the text run of the scan, past its first byte.
+  // Called at nearly every table marker. The common case, a break in the scan's text run
+  // appended after the last, is a call that saves no registers; with the rare paths (a
+  // break at a run's start, out of order, past the edits' room) in it, every call saved
+  // six, and inlined into run() it made the scan dearer.
+  [[gnu::noinline]] void line_break(std::uint32_t at) {
     const Run& run = runs_[r_];
-    const char b = run.node == kNoNode && at > run.begin && at <= run.end ? s_[at - 1] : before(at);
+    if (!(run.node == kNoNode && at > run.begin && at <= run.end) ||
+        (!edits.empty() && edits.back().at >= at) || edits.size() == edits.capacity())
+      return line_break_elsewhere(at);
+    const char b = s_[at - 1];
+    if (b == '\n') return;
+    // A blank before `at` is a text byte, the page's byte before it (runs have no gaps).
+    const bool blank_before = is_space(b);
+    replaced += blank_before ? 1 : 0;
+    edits.push_back({at, blank_before});
+  }
+  [[gnu::noinline]] void line_break_elsewhere(std::uint32_t at) {
+    if (at == 0) return;
+    const char b = before(at);
     if (b == '\n') return;
     if (!edits.empty() && edits.back().at >= at) {
       if (edits.back().at == at) return;  // found twice: one edit
       unsorted = true;
     }
-    // A blank before `at` is a text byte, the page's byte before it (runs have no gaps).
     const bool blank_before = is_space(b);
-    edits.push_back({at, blank_before});
     replaced += blank_before ? 1 : 0;
+    edits.push_back({at, blank_before});
   }
   void new_cell(std::uint32_t content, Line kind) {
     line_ = kind;

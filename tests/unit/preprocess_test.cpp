@@ -429,6 +429,37 @@ TEST_CASE("a cell's quoted attribute value closes only before its '|', at any le
   }
 }
 
+TEST_CASE("a cell attribute's name is told at every length, up to a byte that is no lowercase letter") {
+  // Lowercase letters at the start of a name are counted eight bytes at a time (when eight
+  // bytes are left in the page): the count must stop at the first other byte, whether it
+  // is a name byte (uppercase, digit, '-', ':'), a byte that sits next to the letters
+  // ('`', '{', '@', '['), or a UTF-8 byte of 0x80 or more, and a name may run past eight.
+  auto restored = [](const std::string& original) {
+    std::string collapsed = original;
+    for (char& c : collapsed)
+      if (c == '\n') c = ' ';
+    return restore_lines(collapsed, RestoreMode::Always).text;
+  };
+  for (std::size_t length = 1; length < 20; ++length) {
+    const std::string name(length, 'k');
+    CAPTURE(length);
+    for (std::string tail : {"", "Z", "9", "-x", ":y", "az"}) {
+      const std::string original = "{|\n| " + name + tail + "=\"v\" | y\n|}";
+      CAPTURE(original);
+      CHECK(restored(original) == original);
+    }
+    for (std::string tail : {"`", "{", "@", "[", "\xc3\xa9", "\xff"}) {
+      const std::string original = "{|\n| " + name + tail + "=\"v\"\n| y\n|}";
+      CAPTURE(original);
+      CHECK(restored(original) == original);
+    }
+    // At the end of the page, fewer than eight bytes from the name's start.
+    const std::string at_end = "{|\n| " + name + "=1 |y";
+    CAPTURE(at_end);
+    CHECK(restored(at_end) == at_end);
+  }
+}
+
 TEST_CASE("line restoration sees each node as one byte, also where a look-around reaches it") {
   // The scanner reads the page in place, a node (template, comment) counting as one
   // opaque byte: a heading's closing '=' run searched past a node, cell attributes whose

@@ -73,6 +73,17 @@ std::string signature(std::string_view text) {
   return out;
 }
 
+// A page as the seed was captured: every newline collapsed to a space.
+std::string collapse_newlines(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+// What line restoration (Always) gives back from `original` collapsed.
+std::string restored_from_collapsed(const std::string& original) {
+  return restore_lines(collapse_newlines(original), RestoreMode::Always).text;
+}
+
 }  // namespace
 
 TEST_CASE("templates, arguments and parts follow MediaWiki's structure") {
@@ -339,9 +350,7 @@ TEST_CASE("collapse → restore → preprocess gives the original tree (modulo w
     ++fixtures;
     std::string original = read(entry.path());
     while (!original.empty() && original.back() == '\n') original.pop_back();
-    std::string collapsed = original;
-    for (char& c : collapsed)
-      if (c == '\n') c = ' ';
+    std::string collapsed = collapse_newlines(original);
     wikic::support::DiagnosticSink sink;
     RestoreResult r = restore_lines(collapsed, RestoreMode::Always, {}, {&sink, entry.path().filename().string()});
     CHECK(r.restored);
@@ -378,9 +387,7 @@ TEST_CASE("line restoration finds a table's markers at every offset of its sixte
     for (std::size_t tail : {0, 1, 15, 16, 17}) {
       std::string original = "Text! " + std::string(pad, 'p') + " \x03 x\n" + table;
       if (tail > 0) original += "\n" + std::string(tail, 't');
-      std::string collapsed = original;
-      for (char& c : collapsed)
-        if (c == '\n') c = ' ';
+      std::string collapsed = collapse_newlines(original);
       RestoreResult r = restore_lines(collapsed, RestoreMode::Always);
       CAPTURE(pad);
       CAPTURE(tail);
@@ -392,17 +399,11 @@ TEST_CASE("a cell's attributes are told from its text up to the '|' after them")
   // The attribute test walks the cell's text up to the '|' it stopped at, which ends its
   // loops: a quote or value left open there, a valueless name or an empty value make the
   // '|' a new cell; a closed name=value pair makes it the attribute separator.
-  auto restored = [](std::string original) {
-    std::string collapsed = original;
-    for (char& c : collapsed)
-      if (c == '\n') c = ' ';
-    return restore_lines(collapsed, RestoreMode::Always).text;
-  };
   for (std::string original : {"{|\n| class=\"x\" | y\n|}", "{|\n| class=x | y\n|}", "{|\n| a=\"\" b | y\n|}",
                                "{|\n| class=\"x\n| y\n|}", "{|\n| a b\n| y\n|}",
                                "{|\n| a=\n| y\n|}", "{|\n| a='x\n| y\n|}", "{|\n| a\t=\t'x'\t| y\n|}"}) {
     CAPTURE(original);
-    CHECK(restored(original) == original);
+    CHECK(restored_from_collapsed(original) == original);
   }
 }
 
@@ -410,12 +411,6 @@ TEST_CASE("a cell's quoted attribute value closes only before its '|', at any le
   // The close of a quoted value is searched sixteen bytes at a time up to the end of the
   // page: a quote found after the '|' (in the next cell, or among the last bytes of the
   // page) does not close it, and the close is found at every offset of a block.
-  auto restored = [](const std::string& original) {
-    std::string collapsed = original;
-    for (char& c : collapsed)
-      if (c == '\n') c = ' ';
-    return restore_lines(collapsed, RestoreMode::Always).text;
-  };
   for (std::size_t length = 0; length < 40; ++length) {
     const std::string value(length, 'v');
     CAPTURE(length);
@@ -424,7 +419,7 @@ TEST_CASE("a cell's quoted attribute value closes only before its '|', at any le
           "{|\n| a='" + value + "'\t| y'\n|}", "{|\n| b=1 a='" + value + "\n| z'",
           "{|\n| b=1 a='" + value + "\n| '"}) {
       CAPTURE(original);
-      CHECK(restored(original) == original);
+      CHECK(restored_from_collapsed(original) == original);
     }
   }
 }
@@ -434,29 +429,23 @@ TEST_CASE("a cell attribute's name is told at every length, up to a byte that is
   // bytes are left in the page): the count must stop at the first other byte, whether it
   // is a name byte (uppercase, digit, '-', ':'), a byte that sits next to the letters
   // ('`', '{', '@', '['), or a UTF-8 byte of 0x80 or more, and a name may run past eight.
-  auto restored = [](const std::string& original) {
-    std::string collapsed = original;
-    for (char& c : collapsed)
-      if (c == '\n') c = ' ';
-    return restore_lines(collapsed, RestoreMode::Always).text;
-  };
   for (std::size_t length = 1; length < 20; ++length) {
     const std::string name(length, 'k');
     CAPTURE(length);
     for (std::string tail : {"", "Z", "9", "-x", ":y", "az"}) {
       const std::string original = "{|\n| " + name + tail + "=\"v\" | y\n|}";
       CAPTURE(original);
-      CHECK(restored(original) == original);
+      CHECK(restored_from_collapsed(original) == original);
     }
     for (std::string tail : {"`", "{", "@", "[", "\xc3\xa9", "\xff"}) {
       const std::string original = "{|\n| " + name + tail + "=\"v\"\n| y\n|}";
       CAPTURE(original);
-      CHECK(restored(original) == original);
+      CHECK(restored_from_collapsed(original) == original);
     }
     // At the end of the page, fewer than eight bytes from the name's start.
     const std::string at_end = "{|\n| " + name + "=1 |y";
     CAPTURE(at_end);
-    CHECK(restored(at_end) == at_end);
+    CHECK(restored_from_collapsed(at_end) == at_end);
   }
 }
 
@@ -466,9 +455,7 @@ TEST_CASE("line restoration sees each node as one byte, also where a look-around
   // text holds one, a marker's next byte at the end of a text run, the byte before a list
   // item, and what follows `|}` must all see that byte, as a copy with placeholders did.
   auto restored = [](const std::string& original, bool in_place) {
-    std::string collapsed = original;
-    for (char& c : collapsed)
-      if (c == '\n') c = ' ';
+    std::string collapsed = collapse_newlines(original);
     if (!in_place) return restore_lines(collapsed, RestoreMode::Always).text;
     restore_lines_in_place(collapsed, RestoreMode::Always);
     return collapsed;
@@ -496,9 +483,7 @@ TEST_CASE("line restoration steps over the links the preprocessor took whole") {
       "{| class=\"t\"\n|-\n| [[a|b]] || [[File:c.png|x25px|left]] [[d]]]\n| x [[e|f [[g]] h]] y [[i|{{t}}]]\n"
       "| z [[ [[j|k]] ]] w\n|-\n! [[l|!]] !! m\n|}";
   for (std::string original : {table, "[[n|o]]\n" + table + "\n[[p|q]]", "Text [[r]]\n" + table + "\n[[s]]]"}) {
-    std::string collapsed = original;
-    for (char& c : collapsed)
-      if (c == '\n') c = ' ';
+    std::string collapsed = collapse_newlines(original);
     CAPTURE(original);
     CHECK(restore_lines(collapsed, RestoreMode::Always).text == original);
   }
@@ -658,9 +643,7 @@ TEST_CASE("restoration's plain runs give the restored page's tree") {
   std::filesystem::path dir = std::filesystem::path(WIKIC_SOURCE_DIR) / "corpus" / "restore-lines";
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".wiki") continue;
-    std::string collapsed = read(entry.path());
-    for (char& c : collapsed)
-      if (c == '\n') c = ' ';
+    std::string collapsed = collapse_newlines(read(entry.path()));
     pages.emplace_back(entry.path().filename().string(), collapsed);
   }
   std::filesystem::path seed = shared_dir() / "peers" / "data" / "sdts.collapsed.wiki";

@@ -717,6 +717,8 @@ public:
     fresh = true;
     return table_.insert(h, Entry{bytes_.keep(id), 1}).second;
   }
+  /// Room for `n` ids (see ProbeTable::reserve).
+  void reserve(std::size_t n) { table_.reserve(n); }
   bool contains(std::string_view id) {
     return table_.find(text_hash(id), [id](const Entry& x) { return x.first == id; }) != nullptr;
   }
@@ -1228,6 +1230,11 @@ PageRules PageExtractor::run() {
   // most pages' rules (large records) being moved as the vector grows, without a pass
   // over every node to count the rows (which cost more than the moves it spared).
   out_.rules.reserve(doc_.size() / 32);
+  // The tables with an entry for (nearly) each rule, for the same reason: grown by
+  // doubling, each rehashed and moved its entries several times a page.
+  ids_.reserve(doc_.size() / 32);
+  description_cells_.reserve(doc_.size() / 32);
+  rules_cells_.reserve(doc_.size() / 32);
   // Likewise the non-rules (spacers, headers, comments: about one per hundred nodes),
   // which grew from one by doubling, each time moving the two strings of every one.
   out_.non_rules.reserve(doc_.size() / 64);

@@ -1002,6 +1002,9 @@ private:
     return id < conditions_.own.size() ? conditions_.own[id] : select::own_condition(doc_, id, file_, quiet_, v_);
   }
   void place(Rule& rule, std::uint32_t expanded_offset, const expand::Origin* direct);
+  std::size_t place_segment_ = 0;  ///< the segment place() found last
+  std::uint32_t place_source_ = UINT32_MAX;  ///< the source place() looked up last…
+  bool place_source_is_page_ = false;        ///< …and whether it is the page
   std::string unique_id(std::string id);
   /// clean(doc_.plain_text(id)) without the intermediate string. With `prefix`, it may
   /// stop early: then the result is longer than `prefix` and its first `prefix` bytes are
@@ -2791,11 +2794,23 @@ void PageExtractor::place(Rule& rule, std::uint32_t offset, const expand::Origin
   if (direct) {
     at = *direct;
   } else {
+    // The segment is the last one that begins at or before `offset`. Rules are placed in
+    // document order, so it is usually the one found last or the next: those are tried
+    // before a search of all the page's segments.
     const auto& segs = expansion_.segments;
-    auto it = std::upper_bound(segs.begin(), segs.end(), offset,
-                               [](std::uint32_t v, const expand::Segment& seg) { return v < seg.begin; });
-    if (it == segs.begin() || offset >= std::prev(it)->end) return;
-    const expand::Segment& seg = *std::prev(it);
+    auto starts_it = [&](std::size_t k) {
+      return k < segs.size() && segs[k].begin <= offset && (k + 1 == segs.size() || segs[k + 1].begin > offset);
+    };
+    std::size_t k = place_segment_;
+    if (!starts_it(k) && !starts_it(++k)) {
+      auto it = std::upper_bound(segs.begin(), segs.end(), offset,
+                                 [](std::uint32_t v, const expand::Segment& seg) { return v < seg.begin; });
+      if (it == segs.begin()) return;
+      k = static_cast<std::size_t>(it - segs.begin()) - 1;
+    }
+    place_segment_ = k;
+    const expand::Segment& seg = segs[k];
+    if (offset >= seg.end) return;
     at = seg.origin;
     // A segment copied verbatim maps byte for byte; otherwise (a template's output) the
     // best position is where the producing construct starts.
@@ -2808,8 +2823,14 @@ void PageExtractor::place(Rule& rule, std::uint32_t offset, const expand::Origin
     at = call.called_at;
   }
   rule.source.chain = std::move(chain);
-  if (at.source < expansion_.sources.size() && at.source < expansion_.source_lines.size() &&
-      expansion_.sources[at.source].title == page_.title) {
+  // Whether the source is the page itself, asked once per source rather than per rule
+  // (a title compare each).
+  if (at.source != place_source_) {
+    place_source_ = at.source;
+    place_source_is_page_ = at.source < expansion_.sources.size() && at.source < expansion_.source_lines.size() &&
+                            expansion_.sources[at.source].title == page_.title;
+  }
+  if (place_source_is_page_) {
     auto p = expansion_.source_lines[at.source].position(at.span.begin);
     rule.source.line = p.line;
     rule.source.column = p.column;

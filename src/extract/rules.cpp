@@ -995,6 +995,7 @@ private:
   /// text), for the page.
   mutable select::ProbeTable<std::pair<std::string_view, ClassFacts>> class_facts_{SIZE_MAX};
   [[gnu::noinline]] void add_class_facts(std::string_view value, ClassFacts& f) const;
+  [[gnu::noinline]] void list_facts(std::string_view value, ClassFacts& f) const;
   bool is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
   const std::string& kind_of(const Node& cell) const;
   /// own_selector()'s condition, lints silenced (tree_conditions reported them).
@@ -1337,16 +1338,22 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
   std::string_view value = attr->value;
   // Most class attributes on a page are one short show… class (showC1, solid, dotted).
   if (value.size() < m_.shortest_class) return f;
-  // A page writes a few class lists on many nodes ("scoringFeature", "wica-white-box"):
-  // each list is split and looked up once, its facts then found by the list's text.
+  list_facts(value, f);
+  return f;
+}
+
+// A page writes a few class lists on many nodes ("scoringFeature", "wica-white-box"):
+// each list is split and looked up once, its facts then found by the list's text.
+// Apart from compute_facts, as add_class_facts is: its early answers then save and
+// restore none of the registers the lookup needs.
+void PageExtractor::list_facts(std::string_view value, ClassFacts& f) const {
   const std::uint64_t h = text_hash(value);
-  if (const auto* seen = class_facts_.find(h, [value](const auto& e) { return e.first == value; })) {
+  if (const auto* seen = class_facts_.find(h, [value](const auto& e) { return select::same_bytes(e.first, value); })) {
     f = seen->second;
-    return f;
+    return;
   }
   add_class_facts(value, f);
   class_facts_.insert(h, {value, f});
-  return f;
 }
 
 // Where the class name at `at` in `value` ends: at HTML whitespace or the value's end.

@@ -717,6 +717,8 @@ public:
     fresh = true;
     return table_.insert(h, Entry{bytes_.keep(id), 1}).second;
   }
+  /// Room for `n` ids (see ProbeTable::reserve).
+  void reserve(std::size_t n) { table_.reserve(n); }
   bool contains(std::string_view id) {
     return table_.find(text_hash(id), [id](const Entry& x) { return x.first == id; }) != nullptr;
   }
@@ -993,6 +995,7 @@ private:
   /// text), for the page.
   mutable select::ProbeTable<std::pair<std::string_view, ClassFacts>> class_facts_{SIZE_MAX};
   [[gnu::noinline]] void add_class_facts(std::string_view value, ClassFacts& f) const;
+  [[gnu::noinline]] void list_facts(std::string_view value, ClassFacts& f) const;
   bool is_scoring_cell(const Node& n) const { return n.kind == NodeKind::TableCell && facts(n).tally; }
   const std::string& kind_of(const Node& cell) const;
   /// own_selector()'s condition, lints silenced (tree_conditions reported them).
@@ -1000,6 +1003,9 @@ private:
     return id < conditions_.own.size() ? conditions_.own[id] : select::own_condition(doc_, id, file_, quiet_, v_);
   }
   void place(Rule& rule, std::uint32_t expanded_offset, const expand::Origin* direct);
+  std::size_t place_segment_ = 0;  ///< the segment place() found last
+  std::uint32_t place_source_ = UINT32_MAX;  ///< the source place() looked up last…
+  bool place_source_is_page_ = false;        ///< …and whether it is the page
   std::string unique_id(std::string id);
   /// clean(doc_.plain_text(id)) without the intermediate string. With `prefix`, it may
   /// stop early: then the result is longer than `prefix` and its first `prefix` bytes are
@@ -1228,6 +1234,11 @@ PageRules PageExtractor::run() {
   // most pages' rules (large records) being moved as the vector grows, without a pass
   // over every node to count the rows (which cost more than the moves it spared).
   out_.rules.reserve(doc_.size() / 32);
+  // The tables with an entry for (nearly) each rule, for the same reason: grown by
+  // doubling, each rehashed and moved its entries several times a page.
+  ids_.reserve(doc_.size() / 32);
+  description_cells_.reserve(doc_.size() / 32);
+  rules_cells_.reserve(doc_.size() / 32);
   // Likewise the non-rules (spacers, headers, comments: about one per hundred nodes),
   // which grew from one by doubling, each time moving the two strings of every one.
   out_.non_rules.reserve(doc_.size() / 64);
@@ -1327,16 +1338,22 @@ const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) con
   std::string_view value = attr->value;
   // Most class attributes on a page are one short show… class (showC1, solid, dotted).
   if (value.size() < m_.shortest_class) return f;
-  // A page writes a few class lists on many nodes ("scoringFeature", "wica-white-box"):
-  // each list is split and looked up once, its facts then found by the list's text.
+  list_facts(value, f);
+  return f;
+}
+
+// A page writes a few class lists on many nodes ("scoringFeature", "wica-white-box"):
+// each list is split and looked up once, its facts then found by the list's text.
+// Apart from compute_facts, as add_class_facts is: its early answers then save and
+// restore none of the registers the lookup needs.
+void PageExtractor::list_facts(std::string_view value, ClassFacts& f) const {
   const std::uint64_t h = text_hash(value);
-  if (const auto* seen = class_facts_.find(h, [value](const auto& e) { return e.first == value; })) {
+  if (const auto* seen = class_facts_.find(h, [value](const auto& e) { return select::same_bytes(e.first, value); })) {
     f = seen->second;
-    return f;
+    return;
   }
   add_class_facts(value, f);
   class_facts_.insert(h, {value, f});
-  return f;
 }
 
 // Where the class name at `at` in `value` ends: at HTML whitespace or the value's end.
@@ -2784,11 +2801,23 @@ void PageExtractor::place(Rule& rule, std::uint32_t offset, const expand::Origin
   if (direct) {
     at = *direct;
   } else {
+    // The segment is the last one that begins at or before `offset`. Rules are placed in
+    // document order, so it is usually the one found last or the next: those are tried
+    // before a search of all the page's segments.
     const auto& segs = expansion_.segments;
-    auto it = std::upper_bound(segs.begin(), segs.end(), offset,
-                               [](std::uint32_t v, const expand::Segment& seg) { return v < seg.begin; });
-    if (it == segs.begin() || offset >= std::prev(it)->end) return;
-    const expand::Segment& seg = *std::prev(it);
+    auto starts_it = [&](std::size_t k) {
+      return k < segs.size() && segs[k].begin <= offset && (k + 1 == segs.size() || segs[k + 1].begin > offset);
+    };
+    std::size_t k = place_segment_;
+    if (!starts_it(k) && !starts_it(++k)) {
+      auto it = std::upper_bound(segs.begin(), segs.end(), offset,
+                                 [](std::uint32_t v, const expand::Segment& seg) { return v < seg.begin; });
+      if (it == segs.begin()) return;
+      k = static_cast<std::size_t>(it - segs.begin()) - 1;
+    }
+    place_segment_ = k;
+    const expand::Segment& seg = segs[k];
+    if (offset >= seg.end) return;
     at = seg.origin;
     // A segment copied verbatim maps byte for byte; otherwise (a template's output) the
     // best position is where the producing construct starts.
@@ -2801,8 +2830,14 @@ void PageExtractor::place(Rule& rule, std::uint32_t offset, const expand::Origin
     at = call.called_at;
   }
   rule.source.chain = std::move(chain);
-  if (at.source < expansion_.sources.size() && at.source < expansion_.source_lines.size() &&
-      expansion_.sources[at.source].title == page_.title) {
+  // Whether the source is the page itself, asked once per source rather than per rule
+  // (a title compare each).
+  if (at.source != place_source_) {
+    place_source_ = at.source;
+    place_source_is_page_ = at.source < expansion_.sources.size() && at.source < expansion_.source_lines.size() &&
+                            expansion_.sources[at.source].title == page_.title;
+  }
+  if (place_source_is_page_) {
     auto p = expansion_.source_lines[at.source].position(at.span.begin);
     rule.source.line = p.line;
     rule.source.column = p.column;

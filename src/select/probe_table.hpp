@@ -59,6 +59,19 @@ public:
     return entries_.back();
   }
 
+  /// Room for `n` entries without growing: a table filled anew for each page, whose
+  /// caller can tell its size ahead, otherwise rehashes and moves its entries as it grows.
+  void reserve(std::size_t n) {
+    if (2 * n <= slots_.size()) return;
+    entries_.reserve(n);
+    hashes_.reserve(n);
+    std::size_t size = slots_.empty() ? 256 : slots_.size();
+    while (size < 2 * n) size *= 2;
+    slots_.assign(size, Slot{});
+    mask_ = size - 1;
+    for (std::size_t e = 0; e < hashes_.size(); ++e) place(hashes_[e], static_cast<std::uint32_t>(e + 1));
+  }
+
   void clear() {
     entries_.clear();
     hashes_.clear();

@@ -96,11 +96,12 @@ bool is_block(const parse::Node& n) {
          k == K::HorizontalRule || k == K::Preformatted || k == K::Table || k == K::List;
 }
 
-// Where a memo entry's condition was put in the table of the page being walked (see
-// ConditionColumn): `page` is that walk's number, so an entry first met on this page
-// is added once and then named by its index, with no lookup by the condition itself.
+// Where a memo entry's condition was put in this thread's conditions table (see
+// ConditionColumn and ColumnsBuilder): `table` is the number the table got when it was
+// last started afresh, so an entry is added once and then named by its index, with no
+// lookup by the condition itself, on this page and on the next ones that share it.
 struct TableSlot {
-  std::uint64_t page = 0;  ///< 0: never; walks are numbered from 1
+  std::uint64_t table = 0;  ///< 0: never; tables are numbered from 1
   std::uint32_t index = 0;
 };
 
@@ -165,7 +166,7 @@ struct SelectionMemo {
   struct Entry {
     std::string key;  ///< the class value, '\0', then '\1' and the dynamic selector if any
     OwnSelector selector;
-    TableSlot slot;  ///< where selector.condition is in the current page's table
+    TableSlot slot;  ///< where selector.condition is in this thread's table
   };
   ProbeTable<Entry> clean{kMemoEntries};  ///< computed without diagnostics
   /// Templates' selectors by their selectorid and dynamicselector values, likewise
@@ -464,33 +465,63 @@ static parse::NodeId next_in_document(const parse::Document& doc, parse::NodeId 
   }
 }
 
-// Fills the two ConditionColumns of one document: a table of the page's distinct
-// conditions (index 0: `true`) and one index per node.
+// Bound on the conditions a kept table collects over pages before it starts afresh (it
+// keeps them alive after the memos dropped them): as many as the pair memo holds.
+constexpr std::size_t kMaxTableEntries = 4 * kMemoEntries;
+
+// Fills the two ConditionColumns of one document: a table of distinct conditions
+// (index 0: `true`) and one index per node. The table the previous page's columns
+// recycle is kept as it is, not refilled: pages share most of their conditions (the
+// memos hand out the same objects again), and adding them back one by one, a
+// shared_ptr copy each, cost some 5 % of the stage. Its entries from earlier pages are
+// simply not named by this page's columns.
 struct ColumnsBuilder {
   TreeConditions& out;
   std::vector<Condition>* table;
-  std::uint64_t page;
+  std::uint64_t page;    ///< this walk's number, for FullCache
+  std::uint64_t number;  ///< the table's, for TableSlots
 
-  // This thread's walks are numbered, so TableSlots of an earlier walk never match.
+  // This thread's walks are numbered, and so are its tables (from the same count): a
+  // TableSlot of another table never matches.
   static std::uint64_t next_page() {
     thread_local std::uint64_t walks = 0;
     return ++walks;
   }
+  // The table this thread's TableSlots name, and its number. The weak_ptr keeps the
+  // control block, so a table is recognised by its owner even after others were made.
+  struct KeptTable {
+    std::weak_ptr<std::vector<Condition>> table;
+    std::uint64_t number = 0;
+  };
+  static KeptTable& kept_table() {
+    thread_local KeptTable kept;
+    return kept;
+  }
 
   ColumnsBuilder(TreeConditions& o, std::size_t nodes) : out(o) {
     page = next_page();
-    // The recycled table is refilled only when these two columns are its only holders;
-    // a copy of the columns elsewhere keeps reading the old one.
+    // The recycled table is reused only when these two columns are its only holders;
+    // a copy of the columns elsewhere keeps reading it unchanged.
     std::shared_ptr<std::vector<Condition>> shared = out.full.table_;
-    if (shared && shared == out.own.table_ && shared.use_count() == 3) {
-      shared->clear();
+    const bool sole = shared && shared == out.own.table_ && shared.use_count() == 3;
+    KeptTable& kept = kept_table();
+    if (sole && !kept.table.owner_before(shared) && !shared.owner_before(kept.table) &&
+        shared->size() < kMaxTableEntries) {
+      table = shared.get();
+      number = kept.number;
     } else {
-      shared = std::make_shared<std::vector<Condition>>();
-      out.full.table_ = shared;
-      out.own.table_ = shared;
+      if (sole) {
+        shared->clear();
+      } else {
+        shared = std::make_shared<std::vector<Condition>>();
+        out.full.table_ = shared;
+        out.own.table_ = shared;
+      }
+      table = shared.get();
+      table->emplace_back();
+      number = page;
+      kept = KeptTable{shared, number};
     }
-    table = shared.get();
-    table->emplace_back();
     // Not cleared: the walk writes every node it visits, and finish() zeroes the rest.
     out.full.index_.resize(nodes);
     out.own.index_.resize(nodes);
@@ -510,23 +541,26 @@ struct ColumnsBuilder {
     for (std::size_t node = 0; node < doc.size(); ++node)
       if (!seen[node]) out.full.index_[node] = out.own.index_[node] = out.hidden[node] = 0;
   }
-  // Forgets an abandoned walk: its table entries and the memo slots that name them.
+  // Forgets an abandoned walk: its table entries and the memo slots that name them
+  // (and with them the entries of earlier pages).
   void restart() {
     page = next_page();
     table->resize(1);
+    number = page;
+    kept_table().number = number;
     out.projection_only.clear();
   }
-  // The index of `c` in the table, adding it unless `slot` says this page has it already.
+  // The index of `c` in the table, adding it unless `slot` says the table has it already.
   // The answer from the slot, the common one, is inlined in the walk; adding is not.
   std::uint32_t index_of(const Condition& c, TableSlot* slot) {
     if (c.identity() == nullptr && !c.overflowed()) return 0;  // `true`
-    if (slot && slot->page == page) return slot->index;
+    if (slot && slot->table == number) return slot->index;
     return add_to_table(c, slot);
   }
   [[gnu::noinline]] std::uint32_t add_to_table(const Condition& c, TableSlot* slot) {
     auto index = static_cast<std::uint32_t>(table->size());
     table->push_back(c);
-    if (slot) *slot = TableSlot{page, index};
+    if (slot) *slot = TableSlot{number, index};
     return index;
   }
   const Condition& operator[](std::uint32_t index) const { return (*table)[index]; }

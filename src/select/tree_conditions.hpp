@@ -109,7 +109,8 @@ public:
 private:
   friend struct ColumnsBuilder;
   // Shared by the columns of one document and never changed once built (a recycled
-  // table is refilled only when no other column holds it).
+  // table is added to or refilled only when no other column holds it). It may also hold
+  // conditions of earlier pages, which these columns do not name.
   std::shared_ptr<std::vector<Condition>> table_;
   std::vector<std::uint32_t> index_;
 };

@@ -220,6 +220,54 @@ TEST_CASE("condition columns: recycled arrays, copies that outlive a recycling, 
   for (std::size_t id = 0; id < before.size(); ++id) CHECK(to_string(kept.full[id]) == before[id]);
 }
 
+TEST_CASE("condition columns: a table kept from page to page reads as a fresh walk's") {
+  // Recycled arrays that nothing else holds keep their table of conditions for the next
+  // page (which adds only what it lacks); a walk the arena cannot do (nodes under no
+  // parent) starts the table afresh. Each page must read as a walk into new arrays.
+  DiagnosticSink sink;
+  std::vector<wikic::parse::Document> pages;
+  pages.push_back(wikic::parse::parse_document(kFixture, sink, {}));
+  pages.push_back(wikic::parse::parse_document(
+      "<span class=\"showC2 showInns\">a</span><div class=\"hideWhenDone\"><b class=\"showC1\">b</b></div>\n", sink, {}));
+  pages.push_back(wikic::parse::parse_document("<div class=\"showWells\">x<span class=\"showC1\">y</span></div>\n", sink, {}));
+  pages.back().add_node(wikic::parse::NodeKind::Text, 0, {0, 1}, wikic::parse::kNoNode);
+  struct Seen {
+    std::vector<std::string> full, own;
+    std::vector<std::uint8_t> hidden;
+    std::size_t reports = 0;
+  };
+  auto seen = [](const TreeConditions& c, std::size_t reports) {
+    Seen s;
+    for (const Condition& x : c.full) s.full.push_back(to_string(x));
+    for (const Condition& x : c.own) s.own.push_back(to_string(x));
+    s.hidden = c.hidden;
+    s.reports = reports;
+    return s;
+  };
+  const std::size_t order[] = {0, 1, 0, 2, 1, 0, 1, 2, 2, 0};
+  std::vector<Seen> fresh;
+  for (std::size_t page : order) {
+    DiagnosticSink s;
+    TreeConditions c = tree_conditions(pages[page], "f", s, Vocabulary::builtin());
+    fresh.push_back(seen(c, s.all().size()));
+  }
+  // No other walk in between, so each one recycles the table of the one before.
+  TreeConditions recycled;
+  for (std::size_t i = 0; i < std::size(order); ++i) {
+    CAPTURE(i);
+    DiagnosticSink s;
+    recycled = tree_conditions(pages[order[i]], "f", s, Vocabulary::builtin(), {}, std::move(recycled));
+    Seen now = seen(recycled, s.all().size());
+    CHECK(now.full == fresh[i].full);
+    CHECK(now.own == fresh[i].own);
+    CHECK(now.hidden == fresh[i].hidden);
+    CHECK(now.reports == fresh[i].reports);
+  }
+  CHECK(std::count(fresh[0].full.begin(), fresh[0].full.end(), "C1 & Inns") >= 1);
+  CHECK(std::count(fresh[1].hidden.begin(), fresh[1].hidden.end(), 1) >= 2);
+  CHECK(fresh[0].reports > 0);  // the dead span: the reporting pair is walked every time
+}
+
 TEST_CASE("diagnostics in document order when the arena holds the nodes in another order") {
   // The walk reads the arena front to back; a Document whose nodes were not made in
   // document order (the parser makes none) must still report in document order.

@@ -2118,6 +2118,12 @@ private:
       if (open(want, t.b, t.e) == kNoNode) append_text(t.b, t.e);
       return;
     }
+    // Most closes find their formatting on top (`''x''`): what the search and pop_to
+    // below would do, without them. The root is never Bold or Italic.
+    if (stack_.size() > base && stack_.back().kind == want) {
+      close_top(t.e, false);
+      return;
+    }
     for (std::size_t k = stack_.size(); k-- > base;) {
       if (stack_[k].kind == want) {
         pop_to(k, t.e, false);

@@ -669,6 +669,9 @@ private:
   mutable std::size_t region_hint_ = 0;
   std::vector<std::size_t>& quote_scratch_;  // plan_quotes's list, kept to avoid a malloc per line
   bool lexed_quote_ = false;  // the last lex() produced a Quote token (most cells have none)
+  // The last lex()'s quote runs that count as italic and as bold (doQuotes's balance
+  // counts), kept as each run is lexed rather than in a second pass over the runs.
+  std::uint32_t quote_italics_ = 0, quote_bolds_ = 0;
 
   // --- diagnostics ---
 
@@ -1747,6 +1750,7 @@ private:
     std::size_t r = region_at_or_after(b);
     std::uint32_t no_ext_close_after = 0xFFFFFFFFu;
     lexed_quote_ = false;
+    quote_italics_ = quote_bolds_ = 0;
     quote_scratch_.clear();  // the quote runs' token indices, for plan_quotes
     Token* next = out.cursor();
     Token* room = out.room_end();
@@ -1788,8 +1792,15 @@ private:
           Token& t = slot();
           t.kind = Tok::Quote;
           std::fill(std::begin(t.ops), std::end(t.ops), kNone);  // plan_quotes sets the few it needs
-          t.b = i;
+          // doQuotes: a run of 4 is an apostrophe and a bold, one of more than 5 is text
+          // and a bold italic. The run's markup starts at b; tb..b stays text.
+          const std::uint32_t run = j - i;
+          const std::uint32_t markup = run == 4 ? 3 : std::min(run, 5u);
+          t.tb = i;
+          t.b = j - markup;
           t.e = j;
+          quote_italics_ += markup != 3;
+          quote_bolds_ += markup != 2;
           ++next;
           lexed_quote_ = true;
         }
@@ -2006,18 +2017,8 @@ private:
     const std::vector<std::size_t>& q = quote_scratch_;
     if (q.empty()) return;
     auto len = [&](std::size_t k) { return toks[k].e - toks[k].b; };
-    std::size_t italics = 0, bolds = 0;
-    for (std::size_t k : q) {
-      std::uint32_t n = len(k);
-      toks[k].tb = toks[k].b;  // apostrophes before tb..b stay text
-      if (n == 4) toks[k].b += 1;
-      else if (n > 5) toks[k].b += n - 5;
-      n = len(k);
-      if (n == 2) ++italics;
-      else if (n == 3) ++bolds;
-      else { ++italics; ++bolds; }
-    }
-    if (italics % 2 == 1 && bolds % 2 == 1) {
+    // lex() has set each run's markup (b..e, at most five apostrophes) and counted them.
+    if (quote_italics_ % 2 == 1 && quote_bolds_ % 2 == 1) {
       std::ptrdiff_t single = -1, multi = -1, space = -1;
       for (std::size_t k : q) {
         if (len(k) != 3) continue;
@@ -2115,6 +2116,12 @@ private:
     if (op == kOpenB || op == kOpenI) {
       ensure_inline_container(t.b);
       if (open(want, t.b, t.e) == kNoNode) append_text(t.b, t.e);
+      return;
+    }
+    // Most closes find their formatting on top (`''x''`): what the search and pop_to
+    // below would do, without them. The root is never Bold or Italic.
+    if (stack_.size() > base && stack_.back().kind == want) {
+      close_top(t.e, false);
       return;
     }
     for (std::size_t k = stack_.size(); k-- > base;) {
@@ -2403,6 +2410,13 @@ private:
         if (open_element(t.tag, t.b, t.e) != kNoNode)
           close_top(t.e, false);
       }
+      return;
+    }
+    // Most end tags close the element on top (`<span …>text</span>`): what find_open and
+    // pop_to would find and do, without the search. The root is never an Element.
+    if (const Open& top = stack_.back(); top.kind == NodeKind::Element && top.tag_index == t.tag) {
+      close_top(t.e, false);
+      validate_lists();
       return;
     }
     std::size_t i = find_open(t.tag, (info.flags & kTablePart) != 0);

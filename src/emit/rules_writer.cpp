@@ -120,6 +120,63 @@ Word load(const char* p) {
 }
 #endif
 
+#ifdef __SSE2__
+/// The bytes of `s` (at most 64 of them) for which `hit` is set, sixteen at a time, as
+/// a bit each: one pass over at most four vectors, where scan_special goes on a byte at
+/// a time after the last whole sixteen. A text shorter than sixteen bytes is tested in
+/// a vector of spaces, which no `hit` below marks.
+template <class Hit>
+WIKIC_SCAN_INLINE std::uint64_t byte_mask(std::string_view s, Hit hit) {
+  const char* p = s.data();
+  std::size_t n = s.size();
+  auto bits = [&](const char* at) {
+    return static_cast<std::uint64_t>(_mm_movemask_epi8(hit(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at)))));
+  };
+  if (n < 16) {
+    // As copy_if_verbatim loads them: two overlapping words, the rest spaces.
+    constexpr std::int32_t spaces = 0x20202020;
+    if (n >= 8) {
+      auto m = static_cast<std::uint64_t>(_mm_movemask_epi8(hit(_mm_set_epi64x(load<std::int64_t>(p + n - 8), load<std::int64_t>(p)))));
+      return (m & 0xff) | (m >> 8) << (n - 8);
+    }
+    if (n >= 4) {
+      auto m = static_cast<std::uint64_t>(
+          _mm_movemask_epi8(hit(_mm_set_epi32(spaces, spaces, load<std::int32_t>(p + n - 4), load<std::int32_t>(p)))));
+      return (m & 0xf) | (m >> 4 & 0xf) << (n - 4);
+    }
+    alignas(16) char padded[16];
+    _mm_store_si128(reinterpret_cast<__m128i*>(padded), _mm_set1_epi8(' '));
+    printing::put_text(padded, s);
+    return bits(padded);
+  }
+  std::uint64_t mask = 0;
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) mask |= bits(p + i) << i;
+  // The last sixteen bytes overlap the ones before: only those past `i` count.
+  if (i < n) mask |= bits(p + n - 16) >> (16 - (n - i)) << i;
+  return mask;
+}
+
+/// The bytes yaml_string and json_string change, as scan_special<true, '"', '\\'> stops
+/// at them: below 0x20 or from 0x80 up (negative, signed), quote and backslash.
+WIKIC_SCAN_INLINE __m128i quoted_special(__m128i v) {
+  __m128i hit = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+  hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+  return _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+}
+/// The bytes some format changes (not ordinary_bytes): those XmlPrinter::escaped looks
+/// at are among them.
+WIKIC_SCAN_INLINE __m128i special_bytes(__m128i v) { return _mm_xor_si128(ordinary_bytes(v), _mm_set1_epi8(-1)); }
+#endif
+
+/// Whether neither YAML nor JSON changes a byte of `s` (see text_changed).
+inline bool quotes_change_nothing(std::string_view s) {
+#ifdef __SSE2__
+  if (s.size() <= 64) return byte_mask(s, quoted_special) == 0;
+#endif
+  return support::scan_special<true, '"', '\\'>(s.data(), 0, s.size()) == s.size();
+}
+
 // Copies `s` to the three files at once and answers whether no format changes any of
 // its bytes: then those copies are what every printer writes, and one look at each byte
 // answers for all three; otherwise they lie in room reserved for the escaped text, which
@@ -671,8 +728,9 @@ private:
         replacement{"\xef\xbf\xbd", 3};
     char* at = out.reserve_more(6 * s.size());
     std::size_t run = 0;
-    for (std::size_t i = 0; (i = support::scan_special<false, '&', '<', '>', '\x7f', '\xef'>(s.data(), i, s.size())) < s.size();
-         ++i) {
+    // The byte at `i` may be one to change: written as its entity (after the run before
+    // it), or left in the run. The offset after what it stands for.
+    auto visit = [&](std::size_t i) {
       auto c = static_cast<unsigned char>(s[i]);
       const Entity* entity;
       std::size_t skip = 0;
@@ -688,13 +746,25 @@ private:
         entity = &replacement;
         skip = 2;
       } else {
-        continue;
+        return i + 1;
       }
       at = printing::put_text(at, s.substr(run, i - run));
       at = printing::put_padded<sizeof entity->text>(at, entity->text, entity->size);
-      i += skip;
-      run = i + 1;
+      run = i + skip + 1;
+      return run;
+    };
+#ifdef __SSE2__
+    // Most texts to escape are short: their bytes to look at are found in one pass.
+    if (s.size() <= 64) {
+      for (std::uint64_t mask = byte_mask(s, special_bytes); mask != 0;) {
+        std::size_t next = visit(static_cast<std::size_t>(__builtin_ctzll(mask)));
+        mask = next >= 64 ? 0 : mask & ~std::uint64_t{0} << next;
+      }
+      return printing::put_text(at, s.substr(run));
     }
+#endif
+    for (std::size_t i = 0; (i = support::scan_special<false, '&', '<', '>', '\x7f', '\xef'>(s.data(), i, s.size())) < s.size();)
+      i = visit(i);
     return printing::put_text(at, s.substr(run));
   }
 };
@@ -1305,7 +1375,7 @@ struct RulesWriter::Printers {
     // escapes: where JSON and YAML change no byte (none below 0x20 or above 0x7f, no
     // quote or backslash: what yaml_string stops at, a superset of json_string's),
     // their copies stand.
-    bool quoted_verbatim = support::scan_special<true, '"', '\\'>(text.data(), 0, text.size()) == text.size();
+    bool quoted_verbatim = quotes_change_nothing(text);
     if constexpr (in_record) {
       yaml.record_text_end<field>(y, text, quoted_verbatim);
       xml.record_text_end<field, W>(x, key, text, false);

@@ -600,6 +600,13 @@ TEST_CASE("a byte to escape anywhere in a string of any length prints as the lib
     for (std::size_t at = 0; at < n; ++at)
       for (const auto& c : specials) pool.push_back(std::string(at, 'x') + c + std::string(n - at - 1, 'y'));
   }
+  // XML's escaping of a short string visits its bytes to change by a mask of the whole
+  // string: two of them, and one after a U+FFFE that stands for its three bytes.
+  for (std::size_t n : {2, 3, 5, 9, 16, 17, 33, 63, 64, 65})
+    for (std::size_t at = 0; at + 1 < n; ++at) {
+      pool.push_back(std::string(at, 'x') + "&" + std::string(n - at - 2, 'y') + "<");
+      if (at + 4 <= n) pool.push_back(std::string(at, 'x') + "\xef\xbf\xbe>" + std::string(n - at - 4, 'y'));
+    }
   // Near misses of the vector test's bit tricks: to copy as they are.
   pool.push_back("!#$%'()*+,-./0123456789:;=?@[]^_`{|}~ ");
   auto db = database(hostile_strings(), 0);

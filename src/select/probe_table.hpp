@@ -67,9 +67,7 @@ public:
     hashes_.reserve(n);
     std::size_t size = slots_.empty() ? 256 : slots_.size();
     while (size < 2 * n) size *= 2;
-    slots_.assign(size, Slot{});
-    mask_ = size - 1;
-    for (std::size_t e = 0; e < hashes_.size(); ++e) place(hashes_[e], static_cast<std::uint32_t>(e + 1));
+    rehash(size);
   }
 
   void clear() {
@@ -95,8 +93,9 @@ private:
     while (slots_[i].index != 0) i = (i + 1) & mask_;
     slots_[i] = Slot{index, static_cast<std::uint32_t>(hash >> 32)};
   }
-  void grow() {
-    std::size_t size = slots_.empty() ? 256 : 2 * slots_.size();
+  void grow() { rehash(slots_.empty() ? 256 : 2 * slots_.size()); }
+  /// `size` slots (a power of two) holding the entries there are.
+  void rehash(std::size_t size) {
     slots_.assign(size, Slot{});
     mask_ = size - 1;
     for (std::size_t e = 0; e < hashes_.size(); ++e) place(hashes_[e], static_cast<std::uint32_t>(e + 1));

@@ -944,16 +944,11 @@ void boolean_field(Out& out, const Key& key, bool v) {
   out.plain(key, v ? std::string_view(true_text, 4) : std::string_view(false_text, 5));
 }
 
-template <class Out, class Write>
-[[gnu::noinline]] void out_of_line(Out& out, Write write) {
-  write(out);
-}
-
 /// `write(out)`, out of line: the less common case of a field, so that the common one
 /// saves no registers.
 template <class Out, class Write>
-[[gnu::always_inline]] inline void apart(Out& out, Write write) {
-  out_of_line(out, write);
+[[gnu::noinline]] void out_of_line(Out& out, Write write) {
+  write(out);
 }
 
 // Most of a rule's string lists are empty: that case is written where the list is,
@@ -962,7 +957,7 @@ template <class Out>
 [[gnu::always_inline]] inline void string_list(Out& out, const Key& key, const Key& singular,
                                                const std::vector<std::string>& items) {
   if (items.empty()) return out.empty_list(key);
-  apart(out, [&](auto& o) {
+  out_of_line(out, [&](auto& o) {
     o.item_room(items);
     o.begin_list(key, singular, ListStyle::scalars);
     for (const auto& s : items) o.item(s);
@@ -974,7 +969,7 @@ template <class Out>
 template <class Out>
 [[gnu::always_inline]] inline void variants(Out& out, const Key& key, const extract::Variants& v) {
   if (v.uniform) return out.string(key, v.text);
-  apart(out, [&](auto& o) {
+  out_of_line(out, [&](auto& o) {
     o.begin_object(key);
     o.string("C1"_key, v.c1);
     o.string("C2"_key, v.c2);

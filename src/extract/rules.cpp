@@ -1233,12 +1233,13 @@ PageRules PageExtractor::run() {
   // (the row, its cells, their text): room for one rule per 32 nodes up front spares
   // most pages' rules (large records) being moved as the vector grows, without a pass
   // over every node to count the rows (which cost more than the moves it spared).
-  out_.rules.reserve(doc_.size() / 32);
+  const std::size_t expected_rules = doc_.size() / 32;
+  out_.rules.reserve(expected_rules);
   // The tables with an entry for (nearly) each rule, for the same reason: grown by
   // doubling, each rehashed and moved its entries several times a page.
-  ids_.reserve(doc_.size() / 32);
-  description_cells_.reserve(doc_.size() / 32);
-  rules_cells_.reserve(doc_.size() / 32);
+  ids_.reserve(expected_rules);
+  description_cells_.reserve(expected_rules);
+  rules_cells_.reserve(expected_rules);
   // Likewise the non-rules (spacers, headers, comments: about one per hundred nodes),
   // which grew from one by doubling, each time moving the two strings of every one.
   out_.non_rules.reserve(doc_.size() / 64);

@@ -1042,7 +1042,7 @@ private:
   NodeTable<char> cell_done_;
   PageIds ids_;
   mutable NodeTable<ClassFacts> facts_;
-  mutable std::vector<NodeId> path_;        ///< node_text's and first_byte's walk
+  mutable std::vector<NodeId> path_;        ///< node_text's and may_start_with's walk
   /// All bits set, so that first_bytes_ is made by a memset of 0xFF bytes.
   static constexpr std::int16_t kFirstByteUnknown = -1;
   /// No text: the node's text is empty, or a search passed through it whole.
@@ -1520,6 +1520,20 @@ int PageExtractor::find_first_byte(NodeId id) const {
   auto passed = [&](NodeId left) {
     if (left != id) first_bytes_[left] = kNoText;
   };
+  // The walk in text order, climbing back by the parent links (add_node sets them with
+  // the child lists) rather than by a stack of the nodes above: the spine of a byte found
+  // is then the text's ancestors up to `id`, and nothing is pushed on the way down.
+  auto next = [&](NodeId n, bool descend, auto&& leave) -> NodeId {
+    const Node* x = &doc_.node(n);
+    if (descend && x->first_child != kNoNode) return x->first_child;
+    for (;;) {
+      leave(n);
+      if (n == id) return kNoNode;
+      if (x->next_sibling != kNoNode) return x->next_sibling;
+      n = x->parent;
+      x = &doc_.node(n);
+    }
+  };
   // A text that starts with a byte of "→" starts with it unless finish() trims the text
   // to nothing: unless all its bytes but whitespace are whole arrows (E2 86 92, with no
   // whitespace inside one). The rest of the text is read for that (a description cell
@@ -1545,7 +1559,7 @@ int PageExtractor::find_first_byte(NodeId id) const {
           return first;
         }
       }
-      n = parse::next_in_subtree(doc_, id, n, false, path_);
+      n = next(n, false, [](NodeId) {});
       while (n != kNoNode) {
         const Node& x = doc_.node(n);
         if (x.kind == NodeKind::Text) break;
@@ -1554,13 +1568,12 @@ int PageExtractor::find_first_byte(NodeId id) const {
         // whitespace keeps the arrow from being trimmed.
         const bool descend = x.kind != NodeKind::Comment && x.kind != NodeKind::Template &&
                              (arrow != 0 || first_bytes_[n] != kNoText);
-        n = parse::next_in_subtree(doc_, id, n, descend, path_);
+        n = next(n, descend, [](NodeId) {});
       }
       if (n == kNoNode) return arrow == 0 ? static_cast<int>(kTrimmedEmpty) : first;
       t = bytes_of(doc_, doc_.node(n));
     }
   };
-  path_.clear();
   NodeId n = id;
   while (n != kNoNode) {
     const Node& x = doc_.node(n);
@@ -1572,8 +1585,10 @@ int PageExtractor::find_first_byte(NodeId id) const {
         if (is_space(ch)) continue;
         auto b = static_cast<unsigned char>(ch);
         if (b == 0xE2 || b == 0x86 || b == 0x92) return after_arrow(n, i + 1, b);
-        for (NodeId a : path_) first_bytes_[a] = b;
-        first_bytes_[n] = b;
+        for (NodeId a = n;; a = doc_.node(a).parent) {
+          first_bytes_[a] = static_cast<std::int16_t>(b);
+          if (a == id) break;
+        }
         return b;
       }
     } else if (x.kind == NodeKind::Entity) {
@@ -1581,7 +1596,7 @@ int PageExtractor::find_first_byte(NodeId id) const {
     } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template || first_bytes_[n] == kNoText) {
       descend = false;
     }
-    n = parse::next_in_subtree(doc_, id, n, descend, path_, passed);
+    n = next(n, descend, passed);
   }
   return kNoText;
 }

@@ -2915,9 +2915,12 @@ bool PageExtractor::reads_alike(NodeId a, NodeId b) {
   // kNoNode only.
   const std::uint32_t moved = rb.span.begin - begin_a;
   const NodeId shift = b - a;
+  // A link of node i in the range leads past i: x - a in (i, count], one unsigned compare
+  // as (x - a - i - 1) < (count - i). Moved by `shift`, such a link lands on a node of the
+  // other range, never on kNoNode, so its counterpart needs no test of its own.
   auto link_alike = [&](NodeId x, NodeId y, NodeId i) {
     if (x == kNoNode) return y == kNoNode;
-    return y != kNoNode && y - x == shift && x - a > i && x - a <= count;
+    return y == x + shift && x - a - i - 1 < count - i;
   };
   // Both ranges walked by pointer into the arena, the own conditions by the column's
   // iterator (a node's entry in the page's table of distinct conditions, not an array

@@ -110,7 +110,24 @@ WIKIC_SCAN_INLINE __m128i ordinary_bytes(__m128i v) {
   marked = _mm_or_si128(marked, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
   return _mm_andnot_si128(marked, printable);
 }
-WIKIC_SCAN_INLINE bool all_ordinary(__m128i v) { return _mm_movemask_epi8(ordinary_bytes(v)) == 0xffff; }
+
+// copy_if_verbatim's test, cheaper than ordinary_bytes because it may mark more: '^',
+// '|' and '~'. A text marked for them alone takes the exact path (text_changed), which
+// writes what the printers would have copied; few rule texts hold them (42 of a seed
+// page's 56,000 strings). The printable bytes, 0x20 to 0x7e, as in ordinary_bytes; '"'
+// and '&' (one bit apart) and '<' '>' '\\' (equal to '~' in every bit that 0x62 does
+// not set) as two compares.
+WIKIC_SCAN_INLINE __m128i printable_bytes(__m128i v) {
+  return _mm_cmpgt_epi8(_mm_set1_epi8(-33), _mm_add_epi8(v, _mm_set1_epi8(0x60)));
+}
+WIKIC_SCAN_INLINE __m128i marked_bytes(__m128i v) {
+  __m128i quote_amp = _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x04)), _mm_set1_epi8(0x26));
+  return _mm_or_si128(quote_amp, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x62)), _mm_set1_epi8(0x7e)));
+}
+/// A bit for each byte of `v` that may be special (see printable_bytes).
+WIKIC_SCAN_INLINE int maybe_special(__m128i v) {
+  return _mm_movemask_epi8(_mm_andnot_si128(marked_bytes(v), printable_bytes(v))) ^ 0xffff;
+}
 
 template <class Word>
 Word load(const char* p) {
@@ -177,15 +194,17 @@ inline bool quotes_change_nothing(std::string_view s) {
   return support::scan_special<true, '"', '\\'>(s.data(), 0, s.size()) == s.size();
 }
 
-// Copies `s` to the three files at once and answers whether no format changes any of
-// its bytes: then those copies are what every printer writes, and one look at each byte
-// answers for all three; otherwise they lie in room reserved for the escaped text, which
-// the printers write over. Most strings of a page are such, and short (half of a seed
-// page's are below 16 bytes): a length from 4 up to 16 bytes is two overlapping loads
-// (the rest of the vector spaces), a longer one sixteen bytes a step with an overlapping
-// last step, below 4 the first, middle and last byte. Each piece loaded is checked and
-// stored three times where it was loaded, so a long text costs no call to memcpy per file.
-WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::string_view s) {
+// Copies `s` to the three files at once and answers 0 where no format changes any of
+// its bytes (else a mask of lanes that may hold one, in no order a caller may use; an
+// int, so that the lengths' paths meet before its one test): then those copies are what
+// every printer writes, and one look at each byte answers for all three; otherwise they
+// lie in room reserved for the escaped text, which the printers write over. Most strings
+// of a page are such, and short (half of a seed page's are below 16 bytes): a length
+// from 4 up to 16 bytes is two overlapping loads (the rest of the vector spaces), a
+// longer one sixteen bytes a step with an overlapping last step, below 4 the first,
+// middle and last byte. Each piece loaded is checked and stored three times where it was
+// loaded, so a long text costs no call to memcpy per file.
+WIKIC_SCAN_INLINE int copy_if_verbatim(char* to0, char* to1, char* to2, std::string_view s) {
   const char* p = s.data();
   std::size_t n = s.size();
 #ifdef __SSE2__
@@ -195,15 +214,20 @@ WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::st
     _mm_storeu_si128(reinterpret_cast<__m128i*>(to2 + at), v);
   };
   if (n >= 16) {
+    // The range is tested once, on the least and greatest byte of the whole text (kept
+    // unsigned: 0x20 to 0x7e is one range there), the marks on every vector.
     __m128i last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16));
-    __m128i ordinary = ordinary_bytes(last);
+    __m128i least = last, greatest = last, marked = marked_bytes(last);
     for (std::size_t i = 0; i + 16 < n; i += 16) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-      ordinary = _mm_and_si128(ordinary, ordinary_bytes(v));
+      least = _mm_min_epu8(least, v);
+      greatest = _mm_max_epu8(greatest, v);
+      marked = _mm_or_si128(marked, marked_bytes(v));
       store(i, v);
     }
     store(n - 16, last);
-    return _mm_movemask_epi8(ordinary) == 0xffff;
+    __m128i ordinary = _mm_andnot_si128(marked, _mm_and_si128(printable_bytes(least), printable_bytes(greatest)));
+    return _mm_movemask_epi8(ordinary) ^ 0xffff;
   }
   auto copy = [&](std::size_t at, auto word) {
     std::memcpy(to0 + at, &word, sizeof word);
@@ -214,16 +238,16 @@ WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::st
     auto head = load<std::int64_t>(p), tail = load<std::int64_t>(p + n - 8);
     copy(0, head);
     copy(n - 8, tail);
-    return all_ordinary(_mm_set_epi64x(tail, head));
+    return maybe_special(_mm_set_epi64x(tail, head));
   }
   constexpr std::int32_t spaces = 0x20202020;
   if (n >= 4) {
     auto head = load<std::int32_t>(p), tail = load<std::int32_t>(p + n - 4);
     copy(0, head);
     copy(n - 4, tail);
-    return all_ordinary(_mm_set_epi32(spaces, spaces, tail, head));
+    return maybe_special(_mm_set_epi32(spaces, spaces, tail, head));
   }
-  if (n == 0) return true;
+  if (n == 0) return 0;
   // The first, middle and last byte cover every length from 1 to 3 (as put_text copies
   // them): put in their places in one word, stored whole (what lies past the text in it
   // is room that the printers write over next, as after every padded copy) and checked
@@ -232,14 +256,14 @@ WIKIC_SCAN_INLINE bool copy_if_verbatim(char* to0, char* to1, char* to2, std::st
   auto byte = [&](std::size_t at) { return std::uint32_t{static_cast<unsigned char>(p[at])}; };
   std::uint32_t word = byte(0) | byte(n / 2) << (8 * (n / 2)) | byte(n - 1) << (8 * (n - 1));
   copy(0, word);
-  return all_ordinary(_mm_set_epi32(spaces, spaces, spaces, static_cast<std::int32_t>(word | 0x20202020u << (8 * n))));
+  return maybe_special(_mm_set_epi32(spaces, spaces, spaces, static_cast<std::int32_t>(word | 0x20202020u << (8 * n))));
 #else
   bool special = false;
   for (std::size_t i = 0; i < n; ++i) {
     special |= special_byte(static_cast<unsigned char>(p[i]));
     to0[i] = to1[i] = to2[i] = p[i];
   }
-  return !special;
+  return special;
 #endif
 }
 
@@ -1343,7 +1367,7 @@ struct RulesWriter::Printers {
       x = xml.text_head<field, W>(key, text.size());
       j = json.text_head<field, W>(key, text.size());
     }
-    if (!copy_if_verbatim(y, x, j, text)) [[unlikely]] {
+    if (copy_if_verbatim(y, x, j, text) != 0) [[unlikely]] {
       yaml.out.commit(y);
       xml.out.commit(x);
       json.out.commit(j);

@@ -132,8 +132,20 @@ public:
   /// offset `list_at` and address `list_bytes`, as an identical list at offset
   /// `moved_to` and address `moved_bytes` (of the same source or another) gives them;
   /// returns the first copy's index.
+  /// The caller has made room with has_room_for_attributes() or grow_attributes_for().
   std::uint32_t repeat_attributes(std::uint32_t from, std::uint32_t count, std::uint32_t list_at,
                                   const char* list_bytes, std::uint32_t moved_to, const char* moved_bytes);
+  /// Whether `count` more attributes fit without moving the pool (bytes compared: the
+  /// counts would take a division each).
+  bool has_room_for_attributes(std::uint32_t count) const {
+    const auto* base = reinterpret_cast<const char*>(attributes_.data());
+    return static_cast<std::size_t>(base + attributes_.capacity() * sizeof(Attribute) -
+                                    reinterpret_cast<const char*>(std::to_address(attributes_.end()))) >=
+           std::size_t{count} * sizeof(Attribute);
+  }
+  void grow_attributes_for(std::uint32_t count) {
+    while (!has_room_for_attributes(count)) grow_attributes();
+  }
   /// Keeps a string alive as long as the Document (for names that are not in a source).
   std::string_view keep(std::string s);
   /// Empties the Document for a new page, keeping its arrays' capacity.
@@ -199,8 +211,6 @@ __attribute__((always_inline)) inline std::uint32_t Document::repeat_attributes(
     std::uint32_t from, std::uint32_t count, std::uint32_t list_at, const char* list_bytes,
     std::uint32_t moved_to, const char* moved_bytes) {
   const auto first = static_cast<std::uint32_t>(attributes_.size());
-  // Grown before copying: the copies come from the same array.
-  while (attributes_.capacity() - attributes_.size() < count) [[unlikely]] grow_attributes();
   // The list may lie before or after its first occurrence, in another source too:
   // unsigned offsets and addresses wrap alike (addresses as integers, since pointer
   // arithmetic may not cross from one source's string to another's).

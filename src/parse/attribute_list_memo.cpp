@@ -97,8 +97,8 @@ __attribute__((flatten)) bool AttributeListMemo::repeat(Document& doc, Node& n, 
   // fold of the high half brought down, and queued in a few slot runs.
   const auto s = static_cast<std::uint32_t>(hash_bytes(list, length) >> (64 - std::countr_zero(kSlots)));
   // Nine repeats in ten are found in their first slot with room for their copies: that
-  // path alone, without the probe loop, the miss and the growth, is a leaf that keeps
-  // its values in scratch registers instead of saving six around every call.
+  // path alone, without the probe loop, the miss and the growth, is a leaf that saves
+  // four registers and keeps no frame, where the loop around a growth call saved six.
   const Entry& entry = slots_[s];
   if (entry.generation == generation_ && entry.length == length && same_bytes(entry.bytes, list, length)) [[likely]] {
     if (entry.attr_count == 0) return true;

@@ -205,8 +205,8 @@ inline std::uint32_t Document::add_attribute(const Attribute& a) {
   return static_cast<std::uint32_t>(attributes_.size() - 1);
 }
 
-// Inlined into its one caller (AttributeListMemo): out of line, the call and the frame
-// cost as much as the copy.
+// Inlined into the memo (AttributeListMemo): out of line, the call and the frame cost
+// as much as the copy.
 __attribute__((always_inline)) inline std::uint32_t Document::repeat_attributes(
     std::uint32_t from, std::uint32_t count, std::uint32_t list_at, const char* list_bytes,
     std::uint32_t moved_to, const char* moved_bytes) {

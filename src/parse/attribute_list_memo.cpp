@@ -30,7 +30,7 @@ std::uint32_t load32(const char* p) {
 // class name's last letters, a style's first property) at a fixed cost. Lists that agree
 // there and differ in the middle share a slot run and are told apart by same_bytes.
 // Loads stay inside [p, p + n), since the text may end right after the list.
-std::uint64_t hash_bytes(const char* p, std::uint32_t n) {
+__attribute__((always_inline)) inline std::uint64_t hash_bytes(const char* p, std::uint32_t n) {
   constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ull;
   std::uint64_t first, last;
   if (n >= 8) {
@@ -48,7 +48,7 @@ std::uint64_t hash_bytes(const char* p, std::uint32_t n) {
 
 // Sixteen bytes a compare (the last block overlapping the one before): memcmp's call
 // cost as much as the compare of a typical list (`class="showC1"`, 14 bytes).
-bool same_bytes(const char* a, const char* b, std::uint32_t n) {
+__attribute__((always_inline)) inline bool same_bytes(const char* a, const char* b, std::uint32_t n) {
 #ifdef __SSE2__
   if (n >= 16) {
     auto same16 = [](const char* x, const char* y) {
@@ -80,17 +80,40 @@ void AttributeListMemo::start_page() {
   }
 }
 
-bool AttributeListMemo::repeat(Document& doc, Node& n, std::uint32_t b, std::uint32_t e) {
-  pending_ = kNone;
+// Flattened: with a second copy loop in probe(), GCC called push_back out of line.
+__attribute__((flatten)) bool AttributeListMemo::repeat(Document& doc, Node& n, std::uint32_t b, std::uint32_t e) {
+  // pending_ matters only after a miss (remember() and forget() follow a parse), so it
+  // is set on the paths that return false, not on every call.
   // A node that already has attributes would need the duplicate check across lists.
-  if (n.attr_count != 0) return false;
+  if (n.attr_count != 0) {
+    pending_ = kNone;
+    return false;
+  }
   const std::uint32_t length = e - b;
   const char* list = text_.data() + b;
   // The slot from the hash's top bits, the only ones every byte reaches: a product
   // carries a change only upward, and lists that differ in the high bytes of their last
   // eight (`class="showC1"`, `class="showC2"`) agreed in the low bits and in those a
   // fold of the high half brought down, and queued in a few slot runs.
-  std::uint32_t s = static_cast<std::uint32_t>(hash_bytes(list, length) >> (64 - std::countr_zero(kSlots)));
+  const auto s = static_cast<std::uint32_t>(hash_bytes(list, length) >> (64 - std::countr_zero(kSlots)));
+  // Nine repeats in ten are found in their first slot with room for their copies: that
+  // path alone, without the probe loop, the miss and the growth, is a leaf that saves
+  // four registers and keeps no frame, where the loop around a growth call saved six.
+  const Entry& entry = slots_[s];
+  if (entry.generation == generation_ && entry.length == length && same_bytes(entry.bytes, list, length)) [[likely]] {
+    if (entry.attr_count == 0) return true;
+    if (doc.has_room_for_attributes(entry.attr_count)) [[likely]] {
+      n.attr_begin = doc.repeat_attributes(entry.attr_begin, entry.attr_count, entry.begin, entry.bytes, b, list);
+      n.attr_count = entry.attr_count;
+      return true;
+    }
+  }
+  return probe(doc, n, b, e, s);
+}
+
+bool AttributeListMemo::probe(Document& doc, Node& n, std::uint32_t b, std::uint32_t e, std::uint32_t s) {
+  const std::uint32_t length = e - b;
+  const char* list = text_.data() + b;
   for (std::uint32_t probe = 0; probe < kProbes; ++probe, s = (s + 1) & (kSlots - 1)) {
     Entry& entry = slots_[s];
     if (entry.generation != generation_) {
@@ -102,11 +125,14 @@ bool AttributeListMemo::repeat(Document& doc, Node& n, std::uint32_t b, std::uin
     }
     if (entry.length != length || !same_bytes(entry.bytes, list, length)) continue;
     if (entry.attr_count != 0) {
+      // Grown before copying: the copies come from the same array.
+      doc.grow_attributes_for(entry.attr_count);
       n.attr_begin = doc.repeat_attributes(entry.attr_begin, entry.attr_count, entry.begin, entry.bytes, b, list);
       n.attr_count = entry.attr_count;
     }
     return true;
   }
+  pending_ = kNone;
   return false;  // a full run of probes: this list is parsed each time
 }
 

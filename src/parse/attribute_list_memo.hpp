@@ -50,6 +50,8 @@ private:
   static constexpr std::uint32_t kNone = ~0u;
 
   void store(const Node& n);
+  // The lookup past the first slot, the miss and the growth.
+  __attribute__((noinline)) bool probe(Document& doc, Node& n, std::uint32_t b, std::uint32_t e, std::uint32_t s);
 
   std::unique_ptr<Entry[]> slots_;
   std::uint32_t generation_ = 0;

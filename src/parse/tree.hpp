@@ -132,8 +132,20 @@ public:
   /// offset `list_at` and address `list_bytes`, as an identical list at offset
   /// `moved_to` and address `moved_bytes` (of the same source or another) gives them;
   /// returns the first copy's index.
+  /// The caller has made room with has_room_for_attributes() or grow_attributes_for().
   std::uint32_t repeat_attributes(std::uint32_t from, std::uint32_t count, std::uint32_t list_at,
                                   const char* list_bytes, std::uint32_t moved_to, const char* moved_bytes);
+  /// Whether `count` more attributes fit without moving the pool (bytes compared: the
+  /// counts would take a division each).
+  bool has_room_for_attributes(std::uint32_t count) const {
+    const auto* base = reinterpret_cast<const char*>(attributes_.data());
+    return static_cast<std::size_t>(base + attributes_.capacity() * sizeof(Attribute) -
+                                    reinterpret_cast<const char*>(std::to_address(attributes_.end()))) >=
+           std::size_t{count} * sizeof(Attribute);
+  }
+  void grow_attributes_for(std::uint32_t count) {
+    while (!has_room_for_attributes(count)) grow_attributes();
+  }
   /// Keeps a string alive as long as the Document (for names that are not in a source).
   std::string_view keep(std::string s);
   /// Empties the Document for a new page, keeping its arrays' capacity.
@@ -193,14 +205,12 @@ inline std::uint32_t Document::add_attribute(const Attribute& a) {
   return static_cast<std::uint32_t>(attributes_.size() - 1);
 }
 
-// Inlined into its one caller (AttributeListMemo): out of line, the call and the frame
-// cost as much as the copy.
+// Inlined into the memo (AttributeListMemo): out of line, the call and the frame cost
+// as much as the copy.
 __attribute__((always_inline)) inline std::uint32_t Document::repeat_attributes(
     std::uint32_t from, std::uint32_t count, std::uint32_t list_at, const char* list_bytes,
     std::uint32_t moved_to, const char* moved_bytes) {
   const auto first = static_cast<std::uint32_t>(attributes_.size());
-  // Grown before copying: the copies come from the same array.
-  while (attributes_.capacity() - attributes_.size() < count) [[unlikely]] grow_attributes();
   // The list may lie before or after its first occurrence, in another source too:
   // unsigned offsets and addresses wrap alike (addresses as integers, since pointer
   // arithmetic may not cross from one source's string to another's).
@@ -210,14 +220,15 @@ __attribute__((always_inline)) inline std::uint32_t Document::repeat_attributes(
     return std::string_view(reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(v.data()) + shift), v.size());
   };
   for (std::uint32_t k = 0; k < count; ++k) {
-    Attribute a = attributes_[from + k];
+    // Copied whole, then moved in place: fields taken apart into registers kept a
+    // dozen values live and made the memo's lookup save registers on every call.
+    if (attributes_.size() == attributes_.capacity()) __builtin_unreachable();
+    Attribute& a = attributes_.emplace_back(attributes_[from + k]);
     a.name = moved(a.name);
     // A name without a value keeps the empty view it was given.
     if (a.has_value) a.value = moved(a.value);
     a.span.begin += delta;
     a.span.end += delta;
-    if (attributes_.size() == attributes_.capacity()) __builtin_unreachable();
-    attributes_.push_back(a);
   }
   return first;
 }

@@ -108,11 +108,12 @@ enum class Decoded { text, for_pugixml, invalid_utf8 };
 Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& length) {
   // Escapes are dense in wikitext (every tag is &lt;…&gt;, every attribute &quot;…&quot;:
   // one '&' per dozen bytes on the seed page), so the cost is per escape, not per byte:
-  // each is recognised by one eight-byte load and word compares, and the bytes up to the
-  // next one are copied sixteen at a time, into a buffer sized for the worst case
-  // (decoding never lengthens the text). Bytes from 0x80 up stop the copy too: the page's
-  // bytes must be checked for UTF-8, and a run of them checked here, where the block's
-  // high bits come for one instruction, spares a pass of its own over the text.
+  // each is recognised by compares of its first four bytes (and its last two) with
+  // constants, and the bytes up to the next one are copied sixteen at a time, into a
+  // buffer sized for the worst case (decoding never lengthens the text). Bytes from
+  // 0x80 up stop the copy too: the page's bytes must be checked for UTF-8, and a run of
+  // them checked here, where the block's high bits come for free, spares a pass of its
+  // own over the text.
   // (Validity is a property of each run of such bytes alone: a sequence is made of them
   // only, and ASCII bytes are valid.)
   const char* p = in.data();
@@ -127,24 +128,34 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
     for (; k < end; ++k) *w++ = p[k];
     return true;
   };
-  // The escapes as little-endian words, compared under a mask of their length.
-  auto word = [](const char* text, std::size_t size) {
-    std::uint64_t value = 0;
-    std::memcpy(&value, text, size);
+  // The escapes as little-endian words: the first four bytes tell the five apart, and
+  // a compare of a word with a constant takes its load along, where a masked compare
+  // needs the load, the mask and the compare.
+  auto word4 = [](const char* text) {
+    std::uint32_t value;
+    std::memcpy(&value, text, 4);
     return value;
   };
-  const std::uint64_t lt = word("&lt;", 4), gt = word("&gt;", 4), amp = word("&amp;", 5),
-                      quot = word("&quot;", 6), apos = word("&apos;", 6);
-  constexpr std::uint64_t four = 0xFFFFFFFFull, five = 0xFFFFFFFFFFull, six = 0xFFFFFFFFFFFFull;
+  auto word2 = [](const char* text) {
+    std::uint16_t value;
+    std::memcpy(&value, text, 2);
+    return value;
+  };
+  const std::uint32_t lt = word4("&lt;"), gt = word4("&gt;"), amp_head = word4("&amp"),
+                      quot_head = word4("&quo"), apos_head = word4("&apo");
+  const std::uint16_t quot_tail = word2("t;"), apos_tail = word2("s;");
   for (;;) {
 #ifdef __SSE2__
     // Sixteen bytes are stored before they are checked: the write position never runs
     // ahead of the read position, so the store stays inside the buffer. Blocks are taken
-    // while 24 bytes are left, so an escape found in one has its eight bytes to look at.
+    // while 24 bytes are left, so an escape found in one has its six bytes to look at.
     // CR and NUL are one compare: a byte ORed with 0x0D is 0x0D only for them and for
     // the control bytes 0x01, 0x04, 0x05, 0x08, 0x09 (tab) and 0x0C, which are rare in
-    // a page and copied one by one below ('\n' is not among them).
-    const __m128i amp_v = _mm_set1_epi8('&'), cr_v = _mm_set1_epi8('\r');
+    // a page and copied one by one below ('\n' is not among them). Any other ASCII byte
+    // ORed with 0x0D is above it and the bytes from 0x80 up stay negative, so one signed
+    // saturating subtraction of 0x0E leaves the sign bit set exactly on these stops and
+    // the non-ASCII ones, without a compare of its own for each.
+    const __m128i amp_v = _mm_set1_epi8('&'), cr_v = _mm_set1_epi8('\r'), above_cr_v = _mm_set1_epi8(0x0E);
     {
       // Pointers rather than offsets from here to the next stop: one register each for
       // the read and write positions and no address sums, in a loop that runs once per
@@ -161,7 +172,7 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
           }
           __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r));
           _mm_storeu_si128(reinterpret_cast<__m128i*>(w), v);
-          __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp_v), _mm_cmpeq_epi8(_mm_or_si128(v, cr_v), cr_v)), v);
+          __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, amp_v), _mm_subs_epi8(_mm_or_si128(v, cr_v), above_cr_v));
           if (int mask = _mm_movemask_epi8(hit)) {
             auto skip = static_cast<std::size_t>(__builtin_ctz(mask));
             r += skip;
@@ -174,12 +185,12 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
         // The escapes are compared before the byte is known to be '&': each word holds
         // the '&', so any other stop fails them all, and the common case (an escape)
         // spares the test.
-        std::uint64_t x = word(r, 8);
-        if ((x & six) == quot) { *w++ = '"'; r += 6; }
-        else if ((x & four) == lt) { *w++ = '<'; r += 4; }
-        else if ((x & four) == gt) { *w++ = '>'; r += 4; }
-        else if ((x & five) == amp) { *w++ = '&'; r += 5; }
-        else if ((x & six) == apos) { *w++ = '\''; r += 6; }
+        std::uint32_t head = word4(r);
+        if (head == quot_head && word2(r + 4) == quot_tail) { *w++ = '"'; r += 6; }
+        else if (head == lt) { *w++ = '<'; r += 4; }
+        else if (head == gt) { *w++ = '>'; r += 4; }
+        else if (head == amp_head && r[4] == ';') { *w++ = '&'; r += 5; }
+        else if (head == apos_head && word2(r + 4) == apos_tail) { *w++ = '\''; r += 6; }
         else if (*r != '&') break;
         else if (r[1] == '#') return Decoded::for_pugixml;
         else { *w++ = '&'; r += 1; }

@@ -262,7 +262,12 @@ TEST_CASE("page text: escapes, CR and UTF-8 read alike at every offset of the re
                                           "\r", "\r\n", "&#65;", "&quot;&lt;&gt;\r&amp;", "\xC3\xA9",
                                           "\xE2\x80\x93\xC3\xA9", "&quot;\xF0\x9F\x98\x80&gt;", "\xE9",
                                           "\xE2\x80", "\xC3\xA9\xFF", "\xC0\xAF", "\t", "\t\t&lt;\t\r",
-                                          "\x01\x04\x05\x08\x0C", "\n\x0B\x0E\x1F"};
+                                          "\x01\x04\x05\x08\x0C", "\n\x0B\x0E\x1F",
+                                          // Escapes whose first four bytes match but whose
+                                          // end does not, and the bytes on either side of
+                                          // the stop classes' edges (0x0D/0x0E, 0x7F/0x80).
+                                          "&quot", "&quo;", "&apos", "&apo;", "&amp", "&amp&lt;",
+                                          "\x02\x03\x06\x07\x0F\x7F", "\xC2\x80", "\xF4\x8F\xBF\xBF"};
   std::vector<std::string> texts;
   for (const std::string& stop : stops)
     for (std::size_t at = 0; at < 40; ++at)

@@ -103,8 +103,11 @@ constexpr bool special_byte(unsigned char c) {
 // '"' and '&', '<' and '>' differ in one bit each. (Written as the bytes that are not
 // special, to be and-ed: as the special ones, to be or-ed, GCC turned the range test
 // into a negated compare, an operation and a copy more for each sixteen bytes.)
+WIKIC_SCAN_INLINE __m128i printable_bytes(__m128i v) {
+  return _mm_cmpgt_epi8(_mm_set1_epi8(-33), _mm_add_epi8(v, _mm_set1_epi8(0x60)));
+}
 WIKIC_SCAN_INLINE __m128i ordinary_bytes(__m128i v) {
-  __m128i printable = _mm_cmpgt_epi8(_mm_set1_epi8(-33), _mm_add_epi8(v, _mm_set1_epi8(0x60)));
+  __m128i printable = printable_bytes(v);
   __m128i marked = _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x04)), _mm_set1_epi8(0x26));
   marked = _mm_or_si128(marked, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x02)), _mm_set1_epi8(0x3e)));
   marked = _mm_or_si128(marked, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
@@ -114,12 +117,9 @@ WIKIC_SCAN_INLINE __m128i ordinary_bytes(__m128i v) {
 // copy_if_verbatim's test, cheaper than ordinary_bytes because it may mark more: '^',
 // '|' and '~'. A text marked for them alone takes the exact path (text_changed), which
 // writes what the printers would have copied; few rule texts hold them (42 of a seed
-// page's 56,000 strings). The printable bytes, 0x20 to 0x7e, as in ordinary_bytes; '"'
+// page's 56,000 strings). The printable bytes by printable_bytes, as ordinary_bytes; '"'
 // and '&' (one bit apart) and '<' '>' '\\' (equal to '~' in every bit that 0x62 does
 // not set) as two compares.
-WIKIC_SCAN_INLINE __m128i printable_bytes(__m128i v) {
-  return _mm_cmpgt_epi8(_mm_set1_epi8(-33), _mm_add_epi8(v, _mm_set1_epi8(0x60)));
-}
 WIKIC_SCAN_INLINE __m128i marked_bytes(__m128i v) {
   __m128i quote_amp = _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x04)), _mm_set1_epi8(0x26));
   return _mm_or_si128(quote_amp, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x62)), _mm_set1_epi8(0x7e)));

@@ -366,7 +366,7 @@ public:
     out.put(',');
   }
   template <std::size_t W = 0>
-  void record_plain(const Key& key, std::string_view text) {
+  [[gnu::always_inline]] void record_plain(const Key& key, std::string_view text) {
     char* at = put(out.reserve_more<false>(0), key.json_inline);
     out.commit(put(put_value<W>(at, text), ','));
   }
@@ -520,7 +520,7 @@ public:
     out.commit(put(at, ", "));
   }
   template <std::size_t W = 0>
-  void record_plain(const Key& key, std::string_view text) {
+  [[gnu::always_inline]] void record_plain(const Key& key, std::string_view text) {
     char* at = put(put(out.reserve_more<false>(0), key.yaml), ": ");
     at = put_value<W>(at, text);
     out.commit(line_break(at, false, column_));
@@ -545,7 +545,7 @@ public:
     column_ -= 2;
     out.commit(at);
   }
-  void record_empty_list(const Key& key) {
+  [[gnu::always_inline]] void record_empty_list(const Key& key) {
     char* at = put(put(out.reserve_more<false>(0), key.yaml), ": []");
     out.commit(line_break(at, false, column_));
   }
@@ -620,14 +620,20 @@ public:
     return printing::put_form<field ? W : Key::room>(child(out.reserve_more(size)), text_element<field>(key).xml_open);
   }
   /// The text after text_head's `at`: if `verbatim`, the end tag after it was copied
-  /// to `at` as it is; otherwise the text escaped and then the end tag.
+  /// to `at` as it is; otherwise the text escaped and then the end tag. Whether YAML
+  /// and JSON keep every byte of the text (see escaped).
   template <bool field, std::size_t W>
-  void text_end(char* at, const Key* key, std::string_view text, bool verbatim) {
+  bool text_end(char* at, const Key* key, std::string_view text, bool verbatim) {
     const Key::Form& end_tag = text_element<field>(key).xml_close;
     constexpr std::size_t width = field ? W : Key::room;
-    if (verbatim) return out.commit(printing::put_form<width>(at + text.size(), end_tag));
+    if (verbatim) {
+      out.commit(printing::put_form<width>(at + text.size(), end_tag));
+      return true;
+    }
     out.commit(at);
-    out.commit(printing::put_form<width>(escaped(text), end_tag));
+    bool quoted_verbatim;
+    out.commit(printing::put_form<width>(escaped(text, quoted_verbatim), end_tag));
+    return quoted_verbatim;
   }
   template <std::size_t W = 0>
   void plain(const Key& key, std::string_view text) {
@@ -667,16 +673,22 @@ public:
   char* record_text_head(const Key* key) {
     return printing::put_form<field ? W : Key::room>(out.reserve_more<false>(0), text_element<field>(key).xml_open);
   }
+  /// As text_end.
   template <bool field, std::size_t W>
-  void record_text_end(char* at, const Key* key, std::string_view text, bool verbatim) {
+  bool record_text_end(char* at, const Key* key, std::string_view text, bool verbatim) {
     const Key& name = text_element<field>(key);
     constexpr std::size_t width = field ? W : Key::room;
-    if (verbatim) return out.commit(inline_end_tag<width>(at + text.size(), name));
+    if (verbatim) {
+      out.commit(inline_end_tag<width>(at + text.size(), name));
+      return true;
+    }
     out.commit(at);
-    out.commit(inline_end_tag<width>(escaped(text), name));
+    bool quoted_verbatim;
+    out.commit(inline_end_tag<width>(escaped(text, quoted_verbatim), name));
+    return quoted_verbatim;
   }
   template <std::size_t W = 0>
-  void record_plain(const Key& key, std::string_view text) {
+  [[gnu::always_inline]] void record_plain(const Key& key, std::string_view text) {
     char* at = put(out.reserve_more<false>(0), key.xml_open);
     out.commit(inline_end_tag(put_value<W>(at, text), key));
   }
@@ -742,8 +754,11 @@ private:
   }
   /// `s` escaped, at the sink's cursor (it reserves for itself); the cursor after it.
   /// Entities are padded copies and runs short copies, as everywhere in the printers:
-  /// most escaped texts are conditions with an "&" or two.
-  char* escaped(std::string_view s) {
+  /// most escaped texts are conditions with an "&" or two. `quoted_verbatim` tells
+  /// whether YAML and JSON keep every byte of `s` (quotes_change_nothing): a short
+  /// text's bytes to look at are all the bytes some format changes, so that answer
+  /// comes from the same look, where a second scan of the text cost as much again.
+  char* escaped(std::string_view s, bool& quoted_verbatim) {
     struct Entity {
       char text[8];
       std::size_t size;
@@ -752,9 +767,11 @@ private:
         replacement{"\xef\xbf\xbd", 3};
     char* at = out.reserve_more(6 * s.size());
     std::size_t run = 0;
+    quoted_verbatim = true;
     // The byte at `i` may be one to change: written as its entity (after the run before
-    // it), or left in the run. The offset after what it stands for.
-    auto visit = [&](std::size_t i) {
+    // it), or left in the run. The offset after what it stands for. Inlined by force:
+    // with quoted_verbatim to keep as well, GCC made it a call for every such byte.
+    auto visit = [&](std::size_t i) __attribute__((always_inline)) {
       auto c = static_cast<unsigned char>(s[i]);
       const Entity* entity;
       std::size_t skip = 0;
@@ -765,11 +782,16 @@ private:
       } else if (c == '>') {
         entity = &gt;
       } else if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+        quoted_verbatim &= c == 0x7f;
         entity = &dropped;
       } else if (c == 0xef && i + 2 < s.size() && s[i + 1] == '\xbf' && (s[i + 2] == '\xbe' || s[i + 2] == '\xbf')) {
+        quoted_verbatim = false;
         entity = &replacement;
         skip = 2;
       } else {
+        // Among the bytes of special_bytes, those a quoted format changes too: '"',
+        // '\\', tab, line feed and the non-ASCII ones.
+        quoted_verbatim = false;
         return i + 1;
       }
       at = printing::put_text(at, s.substr(run, i - run));
@@ -787,8 +809,12 @@ private:
       return printing::put_text(at, s.substr(run));
     }
 #endif
+    // This scan passes over quotes, backslashes and most non-ASCII bytes: the quoted
+    // formats' answer needs a look of its own.
+    bool quoted = quotes_change_nothing(s);
     for (std::size_t i = 0; (i = support::scan_special<false, '&', '<', '>', '\x7f', '\xef'>(s.data(), i, s.size())) < s.size();)
       i = visit(i);
+    quoted_verbatim = quoted;
     return printing::put_text(at, s.substr(run));
   }
 };
@@ -1393,15 +1419,14 @@ struct RulesWriter::Printers {
     // Most texts some format changes are conditions with " & " in them, which only XML
     // escapes: where JSON and YAML change no byte (none below 0x20 or above 0x7f, no
     // quote or backslash: what yaml_string stops at, a superset of json_string's),
-    // their copies stand.
-    bool quoted_verbatim = quotes_change_nothing(text);
+    // their copies stand. XML's escaping, first, answers that too.
     if constexpr (in_record) {
+      bool quoted_verbatim = xml.record_text_end<field, W>(x, key, text, false);
       yaml.record_text_end<field>(y, text, quoted_verbatim);
-      xml.record_text_end<field, W>(x, key, text, false);
       json.record_text_end(j, text, quoted_verbatim);
     } else {
+      bool quoted_verbatim = xml.text_end<field, W>(x, key, text, false);
       yaml.text_end(y, text, quoted_verbatim);
-      xml.text_end<field, W>(x, key, text, false);
       json.text_end(j, text, quoted_verbatim);
     }
   }

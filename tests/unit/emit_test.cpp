@@ -609,6 +609,15 @@ TEST_CASE("a byte to escape anywhere in a string of any length prints as the lib
       pool.push_back(std::string(at, 'x') + "&" + std::string(n - at - 2, 'y') + "<");
       if (at + 4 <= n) pool.push_back(std::string(at, 'x') + "\xef\xbf\xbe>" + std::string(n - at - 4, 'y'));
     }
+  // XML's escaping of a string also tells whether YAML and JSON change any of its
+  // bytes: a byte only XML changes and one they change too (or, DEL, one they keep),
+  // in either order, at every place, below and above the one-pass length.
+  for (std::size_t n : {1, 4, 14, 15, 30, 61, 62, 63, 64})
+    for (std::size_t at = 0; at < n; ++at)
+      for (const char* c : {"\"", "\\", "\t", "\n", "\x01", "\xc3\xa9", "\xef\xbf\xbe", "\x7f"}) {
+        pool.push_back(std::string(at, 'x') + c + std::string(n - at - 1, 'y') + "&");
+        pool.push_back("<" + std::string(at, 'x') + c + std::string(n - at - 1, 'y'));
+      }
   // Near misses of the vector test's bit tricks: to copy as they are.
   pool.push_back("!#$%'()*+,-./0123456789:;=?@[]^_`{|}~ ");
   auto db = database(hostile_strings(), 0);

@@ -161,7 +161,12 @@ std::unique_ptr<PageTrees> Pipeline::parse(ingest::Page& page) {
   // Pages whose newlines arrived collapsed (the seed) get their line starts back first.
   // In place: a page that needs nothing is not copied (the result's text stays empty).
   trees->restored = preprocess::restore_lines_in_place(page.revision.text, impl_->options.restore,
-                                                       impl_->options.preprocess, {&impl_->sink, trees->file});
+                                                       impl_->options.preprocess, {&impl_->sink, trees->file},
+                                                       page.revision.newlines);
+  if (trees->restored.restored) {  // the reader's findings were about the text as read
+    page.revision.newlines.reset();
+    page.revision.translate_tag.reset();
+  }
   clock.lap(&StageTimes::restore);
   trees->expansion = impl_->expander.expand_page(page, std::move(spares().expansion), &trees->restored.plain_runs);
   clock.lap(&StageTimes::expand);

@@ -104,8 +104,13 @@ enum class Decoded { text, for_pugixml, invalid_utf8 };
 /// the way. `for_pugixml` (pugixml takes the page) on a numeric reference "&#" or a NUL
 /// byte; `invalid_utf8` (the page is read again the way such a page is) on a byte that
 /// is no UTF-8. The result is the first `length` bytes of `out`, a scratch buffer kept
-/// between pages.
-Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& length) {
+/// between pages. `notes`: what the decoder sees on the way that another pass over the
+/// text would have to search for.
+struct DecodeNotes {
+  std::size_t lone_crs = 0;  ///< CRs without an LF, each a newline of its own (the reader knows the LFs)
+  bool translate = false;    ///< a "<translate" (every '<' of a plain text is an "&lt;" decoded here)
+};
+Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& length, DecodeNotes& notes) {
   // Escapes are dense in wikitext (every tag is &lt;…&gt;, every attribute &quot;…&quot;:
   // one '&' per dozen bytes on the seed page), so the cost is per escape, not per byte:
   // each is recognised by compares of its first four bytes (and its last two) with
@@ -121,6 +126,12 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
   if (out.size() < n) out.resize(n);  // a scratch buffer: only growth is zero-filled
   char* w = out.data();
   std::size_t i = 0;
+  notes = {};
+  // Whether the "&lt;" at q starts "&lt;translate", with the bytes it needs in the text.
+  auto translate_at = [&](const char* q) {
+    constexpr std::string_view tag = "&lt;translate";
+    return static_cast<std::size_t>(p + n - q) >= tag.size() && std::memcmp(q, tag.data(), tag.size()) == 0;
+  };
   auto check_run = [&](std::size_t& k) {
     std::size_t end = k;
     while (end < n && static_cast<unsigned char>(p[end]) >= 0x80) ++end;
@@ -144,6 +155,10 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
   const std::uint32_t lt = word4("&lt;"), gt = word4("&gt;"), amp_head = word4("&amp"),
                       quot_head = word4("&quo"), apos_head = word4("&apo");
   const std::uint16_t quot_tail = word2("t;"), apos_tail = word2("s;");
+  // "&lt;tran", eight bytes an "&lt;" found in a block always has behind it: one compare
+  // per tag start (a few thousand a page) rules out "<translate" for nearly all.
+  std::uint64_t lt_tran;
+  std::memcpy(&lt_tran, "&lt;tran", 8);
   for (;;) {
 #ifdef __SSE2__
     // Sixteen bytes are stored before they are checked: the write position never runs
@@ -187,7 +202,13 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
         // spares the test.
         std::uint32_t head = word4(r);
         if (head == quot_head && word2(r + 4) == quot_tail) { *w++ = '"'; r += 6; }
-        else if (head == lt) { *w++ = '<'; r += 4; }
+        else if (head == lt) {
+          std::uint64_t eight;
+          std::memcpy(&eight, r, 8);
+          if (eight == lt_tran && translate_at(r)) [[unlikely]] notes.translate = true;
+          *w++ = '<';
+          r += 4;
+        }
         else if (head == gt) { *w++ = '>'; r += 4; }
         else if (head == amp_head && r[4] == ';') { *w++ = '&'; r += 5; }
         else if (head == apos_head && word2(r + 4) == apos_tail) { *w++ = '\''; r += 6; }
@@ -219,10 +240,16 @@ Decoded decode_plain_text(std::string_view in, std::string& out, std::size_t& le
     if (c == '\0') return Decoded::for_pugixml;
     if (c == '\r') {
       *w++ = '\n';
-      i += at(1, '\n') ? 2 : 1;
+      if (at(1, '\n')) {
+        i += 2;
+      } else {
+        ++notes.lone_crs;
+        i += 1;
+      }
     } else if (at(1, '#')) {
       return Decoded::for_pugixml;
     } else if (at(1, 'l') && at(2, 't') && at(3, ';')) {
+      if (translate_at(p + i)) notes.translate = true;
       *w++ = '<';
       i += 4;
     } else if (at(1, 'g') && at(2, 't') && at(3, ';')) {
@@ -563,7 +590,7 @@ std::optional<Page> ExportReader::next() {
     std::string_view chunk = input(open, close);
     // Zeros that replaced a truncated file's pages are neither reported on nor handed on.
     if (mapped_.faulted() && input_changed()) return std::nullopt;
-    auto page = read_page(chunk, page_at);
+    auto page = read_page(chunk, page_at, page_end.newlines);
     if (mapped_.faulted() && input_changed()) return std::nullopt;
     cur_at_ = support::advance(cur_at_, chunk, page_end.newlines);
     cur_ = close;
@@ -595,7 +622,7 @@ int namespace_of(const pugi::xml_node& page, const SiteInfo& site) {
 }
 }  // namespace
 
-std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Position at,
+std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Position at, std::size_t newlines,
                                             std::optional<bool> wanted, bool check_text) {
   const std::string_view as_read = chunk;
   std::optional<PlainText> plain = find_plain_text(chunk, lt_);
@@ -631,6 +658,7 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
   bool plain_ws = false;  // content only XML whitespace: pugixml makes no text node
   bool skip_text = false;  // the text filter declined this page: its text is not decoded
   std::size_t plain_length = 0;
+  DecodeNotes notes;
   if (plain) {
     outer_.assign(chunk.data(), plain->begin);
     outer_.append(chunk.substr(plain->end));
@@ -660,10 +688,10 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
     plain_ws = std::all_of(content.begin(), content.end(), is_xml_space);
     if (plain_ws) text_unchecked = false;  // XML white space is ASCII
     if (!skip_text && !plain_ws) {
-      Decoded decoded = decode_plain_text(content, plain_text_, plain_length);
+      Decoded decoded = decode_plain_text(content, plain_text_, plain_length, notes);
       // A text with a byte that is no UTF-8 is read again the way such a page is, with
       // the filter's answer kept.
-      if (decoded == Decoded::invalid_utf8) return read_page(as_read, at, true, true);
+      if (decoded == Decoded::invalid_utf8) return read_page(as_read, at, newlines, true, true);
       if (decoded == Decoded::text) {
         text_unchecked = false;
       } else {
@@ -673,7 +701,7 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
     }
   }
   // pugixml reads the whole page, text and all, only after every byte was checked.
-  if (!plain && text_unchecked) return read_page(as_read, at, asked, true);
+  if (!plain && text_unchecked) return read_page(as_read, at, newlines, asked, true);
   if (!plain) {
     auto result = doc.load_buffer(chunk.data(), chunk.size(), pugi::parse_default, pugi::encoding_utf8);
     if (!result) {
@@ -731,6 +759,13 @@ std::optional<Page> ExportReader::read_page(std::string_view chunk, support::Pos
   if (plain) {
     page.source.text_at = position_in(chunk, at, plain_ws ? plain->tag + 1 : plain->begin);
     rev.text_skipped = skip_text;
+    // The text's newlines are the page's but those of the markup around it (a few lines)
+    // and one for each lone CR. (A repaired page's count is not the page's as read.)
+    if (!skip_text && repaired.empty())
+      rev.newlines = plain_ws ? 0
+                              : newlines - support::count_newlines(chunk.substr(0, plain->begin)) -
+                                    support::count_newlines(chunk.substr(plain->end)) + notes.lone_crs;
+    if (!skip_text) rev.translate_tag = !plain_ws && notes.translate;
     if (plain_ws || skip_text) {
       rev.text.clear();
     } else if (lend_text_ && !lent_) {

@@ -122,9 +122,10 @@ private:
   void move_cursor(std::size_t to);
   support::Position position_in(std::string_view chunk, support::Position chunk_at,
                                 std::size_t offset) const;
+  /// `newlines`: the '\n' bytes in `chunk`, as find_page_end counted them;
   /// `wanted`: the text filter's answer when it was already asked for this page;
   /// `check_text`: check the whole page for UTF-8 even if the filter might decline it.
-  std::optional<Page> read_page(std::string_view chunk, support::Position at,
+  std::optional<Page> read_page(std::string_view chunk, support::Position at, std::size_t newlines,
                                 std::optional<bool> wanted = std::nullopt, bool check_text = false);
   void read_siteinfo(std::string_view chunk, support::Position at);
   void report_eof(const std::string& message);

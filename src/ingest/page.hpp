@@ -51,6 +51,14 @@ struct Revision {
   std::string model = "wikitext";
   std::string format = "text/x-wiki";
   std::string text;
+  /// The number of '\n' in `text` when the reader counted them on the way (a plain
+  /// decode of the export), else none: restoration then need not search a collapsed page
+  /// for them. Whoever puts other text in `text` resets it.
+  std::optional<std::size_t> newlines;
+  /// Whether `text` holds "<translate" (the Translate extension's markup), when the
+  /// reader saw while decoding it: the pages of an export are checked for it, and most
+  /// have none, so their whole text would be searched. Reset with `newlines`.
+  std::optional<bool> translate_tag;
   std::string sha1;  ///< base 36 as in the export; computed when the export lacks it
   bool sha1_computed = false;
   bool text_skipped = false;  ///< the reader was asked not to decode this text (text is empty)

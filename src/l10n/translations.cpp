@@ -61,8 +61,12 @@ void Collector::add(const ingest::SiteInfo& site, const ingest::Page& page) {
     lang_pages_.push_back(page);
     return;
   }
-  // Every page is checked, and most have no <translate>: their whole text is searched.
-  if (support::find_text(page.revision.text, "<translate") != std::string_view::npos) sources_.push_back(page);
+  // Every page is checked, and most have no <translate>: their whole text is searched,
+  // unless the reader saw while decoding it.
+  const bool translate = page.revision.translate_tag
+                             ? *page.revision.translate_tag
+                             : support::find_text(page.revision.text, "<translate") != std::string_view::npos;
+  if (translate) sources_.push_back(page);
 }
 
 bool Collector::has_translations() const {
@@ -644,6 +648,8 @@ Report Collector::build(const Options& options, const CompilePage& compile, supp
           translated.title = sp->title + "/" + lang;
           translated.language = lang;
           translated.revision.text = assemble(src, entry.units, state_of, in_group);
+          translated.revision.newlines.reset();  // the source page's findings
+          translated.revision.translate_tag.reset();
           entry.rules_from = "units";
         }
         extract::PageRules rules = compile(translated);

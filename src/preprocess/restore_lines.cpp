@@ -28,8 +28,9 @@ bool parse_restore_mode(std::string_view word, RestoreMode& mode) {
 namespace {
 /// looks_collapsed(), noting in `newlines` (when not null) the offset of every '\n' of a
 /// text it finds collapsed: restoration merges them with the ones it makes, and the text
-/// is not searched for them again.
-bool collapsed(std::string_view text, std::vector<std::uint32_t>* newlines_at) {
+/// is not searched for them again. `known`: the number of them, when the reader counted.
+bool collapsed(std::string_view text, std::vector<std::uint32_t>* newlines_at,
+               std::optional<std::size_t> known = std::nullopt) {
   // Thresholds: a real page of this size has a newline every line or so (tens of bytes);
   // one per 1000 bytes means the line structure is gone. Two mid-line table or heading
   // markers rule out long prose paragraphs, which are legitimately single lines.
@@ -42,9 +43,13 @@ bool collapsed(std::string_view text, std::vector<std::uint32_t>* newlines_at) {
   // counted.
   std::size_t newlines = 0;
   const std::size_t enough = text.size() / kBytesPerNewline + 1;
+  if (known && *known >= enough) return false;
+  // With the count known, the search stops at the last newline: on the seed page, which
+  // has none, there is no search at all (it read the whole page).
+  const std::size_t wanted = known ? *known : enough;
   if (newlines_at) newlines_at->clear();
   for (const char* p = text.data(), *end = p + text.size();
-       newlines < enough && (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))));
+       newlines < wanted && (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))));
        ++p) {
     ++newlines;
     if (newlines_at) newlines_at->push_back(static_cast<std::uint32_t>(p - text.data()));
@@ -671,9 +676,10 @@ RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Optio
 }
 
 RestoreResult restore_lines_in_place(std::string& text, RestoreMode mode, const Options& options,
-                                     const DiagnosticTarget& diagnostics) {
+                                     const DiagnosticTarget& diagnostics, std::optional<std::size_t> newlines) {
   thread_local std::vector<std::uint32_t> own_newlines;
-  if (mode == RestoreMode::Never || (mode == RestoreMode::Auto && !collapsed(text, &own_newlines))) return {};
+  if (mode == RestoreMode::Never || (mode == RestoreMode::Auto && !collapsed(text, &own_newlines, newlines)))
+    return {};
   return restore(text, options, diagnostics, &text, mode == RestoreMode::Auto ? &own_newlines : nullptr);
 }
 

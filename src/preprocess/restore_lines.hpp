@@ -5,6 +5,7 @@
 // interiors alone; its output is then preprocessed again like any page.
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -39,8 +40,11 @@ RestoreResult restore_lines(std::string_view text, RestoreMode mode, const Optio
                             const DiagnosticTarget& diagnostics = {});
 
 /// restore_lines() rewriting `text` itself, so a page that needs nothing is not copied;
-/// the result's `text` is left empty.
+/// the result's `text` is left empty. `newlines`: the number of '\n' in `text`, when the
+/// caller knows it (the export reader counts them): a collapsed page is not searched for
+/// them, or only up to its last. A wrong count misjudges the page.
 RestoreResult restore_lines_in_place(std::string& text, RestoreMode mode, const Options& options = {},
-                                     const DiagnosticTarget& diagnostics = {});
+                                     const DiagnosticTarget& diagnostics = {},
+                                     std::optional<std::size_t> newlines = std::nullopt);
 
 }  // namespace wikic::preprocess

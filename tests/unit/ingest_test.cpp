@@ -5,6 +5,7 @@
 #include <pugixml.hpp>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <algorithm>
 #include <random>
 #include <thread>
 #include <unistd.h>
@@ -51,6 +52,15 @@ std::string page_xml(const std::string& title, const std::string& text) {
   return "  <page>\n    <title>" + title + "</title>\n    <ns>0</ns>\n    <id>1</id>\n"
          "    <revision>\n      <id>2</id>\n      <timestamp>2024-01-01T00:00:00Z</timestamp>\n"
          "      <text xml:space=\"preserve\">" + text + "</text>\n    </revision>\n  </page>\n";
+}
+
+/// Whether what the reader noted of a page's text while decoding it (its newlines, a
+/// "<translate") is true of the text; `noted`: whether it noted them at all.
+bool notes_hold(const ingest::Revision& rev, bool& noted) {
+  noted = rev.newlines.has_value() && rev.translate_tag.has_value();
+  const auto newlines = static_cast<std::size_t>(std::count(rev.text.begin(), rev.text.end(), '\n'));
+  const bool translate = rev.text.find("<translate") != std::string::npos;
+  return (!rev.newlines || *rev.newlines == newlines) && (!rev.translate_tag || *rev.translate_tag == translate);
 }
 
 /// An export of one page per text, titled P0, P1, … in order.
@@ -267,7 +277,11 @@ TEST_CASE("page text: escapes, CR and UTF-8 read alike at every offset of the re
                                           // end does not, and the bytes on either side of
                                           // the stop classes' edges (0x0D/0x0E, 0x7F/0x80).
                                           "&quot", "&quo;", "&apos", "&apo;", "&amp", "&amp&lt;",
-                                          "\x02\x03\x06\x07\x0F\x7F", "\xC2\x80", "\xF4\x8F\xBF\xBF"};
+                                          "\x02\x03\x06\x07\x0F\x7F", "\xC2\x80", "\xF4\x8F\xBF\xBF",
+                                          // What the reader notes on the way: newlines
+                                          // (a lone CR is one) and "<translate".
+                                          "&lt;translate&gt;", "&lt;translate", "&lt;translat", "&lt;tran",
+                                          "\n\r\r\n\n", "&lt;&lt;translate\r"};
   std::vector<std::string> texts;
   for (const std::string& stop : stops)
     for (std::size_t at = 0; at < 40; ++at)
@@ -305,6 +319,14 @@ TEST_CASE("page text: escapes, CR and UTF-8 read alike at every offset of the re
       CAPTURE(texts[k]);
       CHECK(r.pages[k].revision.text == doc.child("t").child_value());
     }
+    // A text the reader decoded whole (no numeric reference, valid UTF-8) has its notes.
+    bool noted = false;
+    if (!notes_hold(r.pages[k].revision, noted) ||
+        noted != (bad == std::string::npos && texts[k].find("&#") == std::string::npos)) {
+      CAPTURE(texts[k]);
+      CHECK(notes_hold(r.pages[k].revision, noted));
+      CHECK(noted == (bad == std::string::npos && texts[k].find("&#") == std::string::npos));
+    }
   }
   CHECK(r.messages() == expected_messages);
 }
@@ -318,7 +340,8 @@ TEST_CASE("page text: runs of escapes, several in a block, read as pugixml reads
   ScratchDir dir;
   const std::vector<std::string> pieces = {"&lt;", "&gt;", "&quot;", "&amp;", "&apos;", "&", "&l", "&qu", "&am",
                                            "&ap", "&lt", "\r", "\r\n", "\t", "\xC3\xA9", "\xE2\x80\x93",
-                                           "a", "bc", "def", "ghijklm", "nopqrstuvwxyz", "0123456789ABCDEF"};
+                                           "a", "bc", "def", "ghijklm", "nopqrstuvwxyz", "0123456789ABCDEF",
+                                           "&lt;translate", "&lt;translat", "\n"};
   std::mt19937 random(20);
   std::vector<std::string> texts;
   for (int k = 0; k < 3000; ++k) {
@@ -336,9 +359,12 @@ TEST_CASE("page text: runs of escapes, several in a block, read as pugixml reads
   for (std::size_t k = 0; k < texts.size(); ++k) {
     pugi::xml_document doc;
     REQUIRE(doc.load_string(("<t>" + texts[k] + "</t>").c_str()));
-    if (r.pages[k].revision.text != doc.child("t").child_value() && ++wrong <= 3) {
+    bool noted = false;
+    if ((r.pages[k].revision.text != doc.child("t").child_value() || !notes_hold(r.pages[k].revision, noted)) &&
+        ++wrong <= 3) {
       CAPTURE(texts[k]);
       CHECK(r.pages[k].revision.text == doc.child("t").child_value());
+      CHECK(notes_hold(r.pages[k].revision, noted));
     }
   }
   CHECK(wrong == 0);

@@ -499,15 +499,27 @@ TEST_CASE("a page found collapsed is restored alike from the newlines its detect
   for (std::size_t at : {std::size_t{0}, collapsed.size() / 3, collapsed.size() / 2, collapsed.size() - 1})
     collapsed.insert(at, "\n");
   REQUIRE(looks_collapsed(collapsed));
-  std::string automatic = collapsed, always = collapsed;
+  std::string automatic = collapsed, always = collapsed, counted = collapsed;
   RestoreResult a = restore_lines_in_place(automatic, RestoreMode::Auto);
   RestoreResult b = restore_lines_in_place(always, RestoreMode::Always);
+  // With the count the export reader makes, the search for them stops at the last.
+  const auto newlines = static_cast<std::size_t>(std::count(collapsed.begin(), collapsed.end(), '\n'));
+  RestoreResult c = restore_lines_in_place(counted, RestoreMode::Auto, {}, {}, newlines);
   REQUIRE(a.restored);
   CHECK(automatic == always);
+  CHECK(counted == always);
   CHECK(a.replaced == b.replaced);
   CHECK(a.inserted == b.inserted);
+  CHECK(c.replaced == b.replaced);
+  CHECK(c.inserted == b.inserted);
   CHECK(a.plain_runs.newlines_known == b.plain_runs.newlines_known);
   CHECK(a.plain_runs.newlines == b.plain_runs.newlines);
+  CHECK(c.plain_runs.newlines == b.plain_runs.newlines);
+  // A count of a page with a newline per kilobyte or more says it is not collapsed, on
+  // its own.
+  std::string lined = collapsed;
+  CHECK_FALSE(restore_lines_in_place(lined, RestoreMode::Auto, {}, {}, lined.size() / 1000 + 1).restored);
+  CHECK(lined == collapsed);
   std::vector<std::uint32_t> every;
   for (std::size_t k = 0; k < automatic.size(); ++k)
     if (automatic[k] == '\n') every.push_back(static_cast<std::uint32_t>(k));

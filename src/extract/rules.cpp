@@ -841,7 +841,7 @@ public:
 
 private:
   // --- walk ---
-  void walk(NodeId id, int depth);
+  void walk(NodeId root);
   bool visit(NodeId id);
   /// The kinds visit() does something for (else it only descends).
   static bool visit_matters(NodeKind k) {
@@ -1043,7 +1043,6 @@ private:
   NodeTable<char> cell_done_;
   PageIds ids_;
   mutable NodeTable<ClassFacts> facts_;
-  mutable std::vector<NodeId> path_;        ///< node_text's and may_start_with's walk
   /// All bits set, so that first_bytes_ is made by a memset of 0xFF bytes.
   static constexpr std::int16_t kFirstByteUnknown = -1;
   /// No text: the node's text is empty, or a search passed through it whole.
@@ -1090,7 +1089,6 @@ private:
   /// The page's title and file as every rule's source names them.
   SharedText page_title_, page_file_;
   std::vector<std::unique_ptr<Collected>> scratch_;
-  mutable std::vector<NodeId> triggers_path_;
   std::vector<std::pair<std::string_view, std::size_t*>> use_counts_;
   std::vector<std::int8_t> projection_above_;  ///< projection_on_path() by NodeId: -1 unknown
   std::vector<NodeId> projection_chain_;
@@ -1244,7 +1242,7 @@ PageRules PageExtractor::run() {
   // Likewise the non-rules (spacers, headers, comments: about one per hundred nodes),
   // which grew from one by doubling, each time moving the two strings of every one.
   out_.non_rules.reserve(doc_.size() / 64);
-  walk(doc_.root(), 0);
+  walk(doc_.root());
   const std::size_t walked = out_.non_rules.size();
   // Comments are gone after expansion (MediaWiki strips them), so they are found in the
   // restored source; they can hide whole rows (the legend's commented-out action row).
@@ -1304,27 +1302,50 @@ support::Position PageExtractor::position_at(std::uint32_t offset) {
 
 // ------------------------------------------------------------------------- walk
 
-// Iterative-in-spirit recursion with a depth bound: the parser's own limits keep real
-// pages shallow, and past the bound the subtree is skipped with a warning, never a crash.
-void PageExtractor::walk(NodeId id, int depth) {
-  if (depth > 400) {
-    warn(doc_.node(id), "nesting too deep; rule extraction skips this part");
-    return;
+// Depth first from `root`, climbing back by the parent links (as parse::next_in_subtree
+// does) rather than by a call per node: the recursion this was saved and restored its
+// registers for each of the thousands of nodes a page walks. The depth is still kept:
+// the parser's own limits keep real pages shallow, and past the bound a subtree is
+// skipped with a warning, as it always was.
+void PageExtractor::walk(NodeId root) {
+  // A leaf that visit() passes by (text, entities, links without a caption…) does
+  // nothing there or in leave(); a third of a page's nodes are such. So does a node
+  // of such a kind whose children are all such leaves (a bold run of text: a page
+  // has hundreds), which costs a look at its children rather than a visit.
+  // `c` and its siblings after it stand at `depth`; the first that is not passed by.
+  auto first_walked = [&](NodeId c, int depth) {
+    for (; c != kNoNode; c = doc_.node(c).next_sibling) {
+      const Node& cn = doc_.node(c);
+      if (!(depth < 400 && !visit_matters(cn.kind) && passed_by(cn))) break;
+    }
+    return c;
+  };
+  NodeId id = root;
+  int depth = 0;
+  for (;;) {
+    if (depth > 400) {
+      warn(doc_.node(id), "nesting too deep; rule extraction skips this part");
+    } else if (!visit(id)) {
+      leave(id);
+    } else if (NodeId c = first_walked(doc_.node(id).first_child, depth + 1); c != kNoNode) {
+      id = c;
+      ++depth;
+      continue;
+    } else {
+      leave(id);
+    }
+    // `id` is done: on to its next sibling walked, else its parent is done too.
+    for (;;) {
+      if (id == root) return;
+      if (NodeId next = first_walked(doc_.node(id).next_sibling, depth); next != kNoNode) {
+        id = next;
+        break;
+      }
+      id = doc_.node(id).parent;
+      --depth;
+      leave(id);
+    }
   }
-  if (!visit(id)) {
-    leave(id);
-    return;
-  }
-  for (NodeId c = doc_.node(id).first_child; c != kNoNode; c = doc_.node(c).next_sibling) {
-    // A leaf that visit() passes by (text, entities, links without a caption…) does
-    // nothing there or in leave(); a third of a page's nodes are such. So does a node
-    // of such a kind whose children are all such leaves (a bold run of text: a page
-    // has hundreds), which costs a look at its children rather than a call.
-    const Node& cn = doc_.node(c);
-    if (depth + 1 < 400 && !visit_matters(cn.kind) && passed_by(cn)) continue;
-    walk(c, depth + 1);
-  }
-  leave(id);
 }
 
 const PageExtractor::ClassFacts& PageExtractor::compute_facts(const Node& n) const {
@@ -1448,7 +1469,6 @@ const std::string& PageExtractor::kind_of(const Node& cell) const {
 std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
   std::string out;
   Cleaner c(out);
-  path_.clear();
   NodeId n = id;
   std::size_t checked = prefix;  // bytes of `out` before this are not looked at again
   auto settled = [&] {
@@ -1483,7 +1503,7 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
     else if (x.kind == NodeKind::Entity) done = feed(parse::decode_entity(doc_.text(x)));
     else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) descend = false;
     if (done) return out;
-    n = parse::next_in_subtree(doc_, id, n, descend, path_);
+    n = parse::next_in_subtree(doc_, id, n, descend);
   }
   c.finish();
   return out;
@@ -1521,20 +1541,9 @@ int PageExtractor::find_first_byte(NodeId id) const {
   auto passed = [&](NodeId left) {
     if (left != id) first_bytes_[left] = kNoText;
   };
-  // The walk in text order, climbing back by the parent links (add_node sets them with
-  // the child lists) rather than by a stack of the nodes above: the spine of a byte found
-  // is then the text's ancestors up to `id`, and nothing is pushed on the way down.
-  auto next = [&](NodeId n, bool descend, auto&& leave) -> NodeId {
-    const Node* x = &doc_.node(n);
-    if (descend && x->first_child != kNoNode) return x->first_child;
-    for (;;) {
-      leave(n);
-      if (n == id) return kNoNode;
-      if (x->next_sibling != kNoNode) return x->next_sibling;
-      n = x->parent;
-      x = &doc_.node(n);
-    }
-  };
+  // The walk in text order, which climbs back by the parent links: the spine of a byte
+  // found is then the text's ancestors up to `id`.
+  auto next = [&](NodeId n, bool descend, auto&& leave) { return parse::next_in_subtree(doc_, id, n, descend, leave); };
   // A text that starts with a byte of "→" starts with it unless finish() trims the text
   // to nothing: unless all its bytes but whitespace are whole arrows (E2 86 92, with no
   // whitespace inside one). The rest of the text is read for that (a description cell
@@ -1609,7 +1618,6 @@ int PageExtractor::find_first_byte(NodeId id) const {
 // whose first byte is a heading's or a non-rule's ("The …", "Road") differ within a few
 // bytes, and node_text's cleaning and copying are spared for them.
 bool PageExtractor::may_start_with(NodeId id, const std::vector<std::string>& starts) const {
-  path_.clear();
   NodeId n = id;
   std::string_view t;
   while (n != kNoNode) {
@@ -1628,7 +1636,7 @@ bool PageExtractor::may_start_with(NodeId id, const std::vector<std::string>& st
     } else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) {
       descend = false;
     }
-    n = parse::next_in_subtree(doc_, id, n, descend, path_);
+    n = parse::next_in_subtree(doc_, id, n, descend);
   }
   if (t.empty()) return true;  // an empty text: node_text decides (as it always did)
   for (std::string_view p : starts) {
@@ -2162,9 +2170,7 @@ bool PageExtractor::scoring_row(NodeId node) {
 
 void PageExtractor::triggers_in(NodeId cell, std::vector<std::string>& out) const {
   // Depth first through the cell, nested tables left out (their rules have their own
-  // icons), with the path kept: `box` is the outermost trigger box the node is in.
-  auto& path = triggers_path_;
-  path.clear();
+  // icons): `box` is the outermost trigger box the node is in.
   NodeId id = cell, box = kNoNode;
   while (id != kNoNode) {
     const Node& n = doc_.node(id);
@@ -2183,7 +2189,7 @@ void PageExtractor::triggers_in(NodeId cell, std::vector<std::string>& out) cons
           out.push_back(t);
         }
     }
-    id = parse::next_in_subtree(doc_, cell, id, descend, path, [&](NodeId left) {
+    id = parse::next_in_subtree(doc_, cell, id, descend, [&](NodeId left) {
       if (left == box) box = kNoNode;
     });
   }

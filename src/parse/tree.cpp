@@ -224,10 +224,17 @@ void walk(const Document& doc, TreeVisitor& visitor, NodeId from) {
   if (from >= doc.size()) return;
   BorrowedPath borrowed;
   std::vector<NodeId>& path = borrowed.get();  // ancestors of the node being visited
-  auto leave = [&](NodeId node) { visitor.exit(doc, node, path); };
+  // next_in_subtree climbs by parent links: a node left after its children is the last
+  // on the path (the node left first, whose children were not entered, is not on it).
+  auto leave = [&](NodeId node) {
+    if (!path.empty() && path.back() == node) path.pop_back();
+    visitor.exit(doc, node, path);
+  };
   for (NodeId n = from; n != kNoNode;) {
     bool descend = visitor.enter(doc, n, path);
-    n = next_in_subtree(doc, from, n, descend, path, leave);
+    const NodeId next = next_in_subtree(doc, from, n, descend, leave);
+    if (next != kNoNode && next == doc.node(n).first_child) path.push_back(n);  // entered
+    n = next;
   }
 }
 

@@ -253,27 +253,25 @@ void walk(const Document& doc, TreeVisitor& visitor, NodeId from = 0);
 /// One step of the order walk() visits `root`'s subtree in, for walks that need to stop
 /// early or avoid a virtual call per node: from `n` to its first child when `descend`,
 /// else past n's subtree to the next sibling of n or of its nearest ancestor below
-/// `root`. `path` holds n's ancestors from `root` down (push and pop are done here);
-/// `leave` sees each node whose subtree is done, n first and `root` last, with `path`
-/// then running to that node's parent. kNoNode once `root` is left.
+/// `root`. `leave` sees each node whose subtree is done, n first and `root` last.
+/// kNoNode once `root` is left. It climbs by the parent links add_node keeps with the
+/// child lists: a stack of the nodes above cost a push and a pop per node with children,
+/// and every caller but walk() (which keeps its own, for its visitor) only needed it here.
 template <class Leave>
-NodeId next_in_subtree(const Document& doc, NodeId root, NodeId n, bool descend, std::vector<NodeId>& path,
-                       Leave&& leave) {
-  if (descend && doc.node(n).first_child != kNoNode) {
-    path.push_back(n);
-    return doc.node(n).first_child;
-  }
+NodeId next_in_subtree(const Document& doc, NodeId root, NodeId n, bool descend, Leave&& leave) {
+  const Node* x = &doc.node(n);
+  if (descend && x->first_child != kNoNode) return x->first_child;
   for (;;) {
     leave(n);
     if (n == root) return kNoNode;
-    if (NodeId next = doc.node(n).next_sibling; next != kNoNode) return next;
-    n = path.back();
-    path.pop_back();
+    if (x->next_sibling != kNoNode) return x->next_sibling;
+    n = x->parent;
+    x = &doc.node(n);
   }
 }
 
-inline NodeId next_in_subtree(const Document& doc, NodeId root, NodeId n, bool descend, std::vector<NodeId>& path) {
-  return next_in_subtree(doc, root, n, descend, path, [](NodeId) {});
+inline NodeId next_in_subtree(const Document& doc, NodeId root, NodeId n, bool descend) {
+  return next_in_subtree(doc, root, n, descend, [](NodeId) {});
 }
 
 }  // namespace wikic::parse

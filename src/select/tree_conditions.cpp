@@ -452,9 +452,8 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
 }
 
 // The node after `n` in document order under `root`, as parse::next_in_subtree with
-// descent gives it, but climbing by the parent links Document::add_node keeps with the
-// child lists instead of a path of ancestors: inlined in the walk, where the out-of-line
-// call and the path's pushes cost more per node than the node's own work.
+// descent gives it, without its `leave` and `descend`: inlined in the walk, where the
+// out-of-line call cost more per node than the node's own work.
 static parse::NodeId next_in_document(const parse::Document& doc, parse::NodeId root, parse::NodeId n) {
   if (parse::NodeId child = doc.node(n).first_child; child != parse::kNoNode) return child;
   for (;;) {
@@ -534,9 +533,8 @@ struct ColumnsBuilder {
   void finish(const parse::Document& doc, std::size_t visited) {
     if (visited == doc.size()) return;
     std::vector<std::uint8_t> seen(doc.size(), 0);
-    std::vector<parse::NodeId> path;
     for (parse::NodeId node = doc.size() ? doc.root() : parse::kNoNode; node != parse::kNoNode;
-         node = parse::next_in_subtree(doc, doc.root(), node, true, path))
+         node = parse::next_in_subtree(doc, doc.root(), node, true))
       seen[node] = 1;
     for (std::size_t node = 0; node < doc.size(); ++node)
       if (!seen[node]) out.full.index_[node] = out.own.index_[node] = out.hidden[node] = 0;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -481,6 +482,38 @@ TEST_CASE("walk gives the ancestor path from the root") {
   std::vector<std::string> want{"document", "div.showC1", "table", "row.r", "cell", "span.s"};
   CHECK(v.path_at_text == want);
   CHECK(static_cast<std::size_t>(v.exits) == doc.size());
+}
+
+TEST_CASE("walk's exit sees the ancestor path its enter saw, skipped subtrees too") {
+  support::DiagnosticSink sink;
+  Document doc = parse_document(
+      "<div>\n{|\n|- class=\"r\"\n| <span>x '''y'''</span> z\n| w\n|}\n</div>\n* a\n** b ''c''", sink);
+  struct Check : TreeVisitor {
+    std::map<NodeId, std::vector<NodeId>> entered;
+    int exits = 0, mismatches = 0;
+    bool enter(const Document& d, NodeId n, std::span<const NodeId> ancestors) override {
+      entered[n].assign(ancestors.begin(), ancestors.end());
+      return d.node(n).kind != NodeKind::Element;  // <div>'s and <span>'s children are not entered
+    }
+    void exit(const Document&, NodeId n, std::span<const NodeId> ancestors) override {
+      ++exits;
+      if (!std::equal(ancestors.begin(), ancestors.end(), entered[n].begin(), entered[n].end())) ++mismatches;
+    }
+  };
+  Check whole;
+  walk(doc, whole);
+  CHECK(whole.mismatches == 0);
+  CHECK(whole.exits == static_cast<int>(whole.entered.size()));
+  CHECK(whole.entered.size() < doc.size());  // the div's subtree was skipped
+  // From a list inside the page: its ancestors run from that node.
+  auto lists = find_all(doc, NodeKind::List);
+  REQUIRE(!lists.empty());
+  Check part;
+  walk(doc, part, lists[0]);
+  CHECK(part.mismatches == 0);
+  CHECK(part.exits == static_cast<int>(part.entered.size()));
+  CHECK(part.entered.at(lists[0]).empty());
+  CHECK(part.entered.size() > 3);
 }
 
 TEST_CASE("spans point at the source and map to line:col") {

@@ -101,8 +101,12 @@ private:
     r->data()[s.size()] = 0;
     return r;
   }
+  // A count of 1 is this holder's own: no other holder exists that could copy the text
+  // meanwhile, so the last release frees it without a locked subtract (each text a page
+  // makes dies with its records or memos: one locked operation fewer per text). The
+  // acquire load pairs with the release half of the other holders' earlier subtracts.
   [[gnu::noinline]] static void release(Rep* rep) noexcept {
-    if (rep->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (rep->refs.load(std::memory_order_acquire) == 1 || rep->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       rep->~Rep();
       ::operator delete(rep);
     }

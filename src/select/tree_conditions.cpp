@@ -451,19 +451,6 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
   return tree_conditions(doc, file, sink, v, options, TreeConditions());
 }
 
-// The node after `n` in document order under `root`, as parse::next_in_subtree with
-// descent gives it, without its `leave` and `descend`: inlined in the walk, where the
-// out-of-line call cost more per node than the node's own work.
-static parse::NodeId next_in_document(const parse::Document& doc, parse::NodeId root, parse::NodeId n) {
-  if (parse::NodeId child = doc.node(n).first_child; child != parse::kNoNode) return child;
-  for (;;) {
-    if (n == root) return parse::kNoNode;
-    const parse::Node& node = doc.node(n);
-    if (node.next_sibling != parse::kNoNode) return node.next_sibling;
-    n = node.parent;
-  }
-}
-
 // Bound on the conditions a kept table collects over pages before it starts afresh (it
 // keeps them alive after the memos dropped them): as many as the pair memo holds.
 constexpr std::size_t kMaxTableEntries = 4 * kMemoEntries;
@@ -771,7 +758,7 @@ walked:
   for (parse::NodeId hidden_root : hiding) {
     const parse::NodeId parent = doc.node(hidden_root).parent;
     if (hidden_root != root && walk.hidden_of[parent]) continue;
-    for (parse::NodeId x = hidden_root; x != parse::kNoNode; x = next_in_document(doc, hidden_root, x))
+    for (parse::NodeId x = hidden_root; x != parse::kNoNode; x = parse::next_in_subtree(doc, hidden_root, x, true))
       walk.hidden_of[x] = 1;
   }
   for (std::size_t i = 1; i < reporters.size(); ++i)
@@ -798,7 +785,7 @@ TreeConditions tree_conditions(const parse::Document& doc, const std::string& fi
   const parse::NodeId root = doc.root();
   std::size_t visited = 0;
   for (parse::NodeId node = doc.size() ? root : parse::kNoNode; node != parse::kNoNode;
-       node = next_in_document(doc, root, node)) {
+       node = parse::next_in_subtree(doc, root, node, true)) {
     ++visited;
     parse::NodeId parent = node == root ? parse::kNoNode : doc.node(node).parent;
     if (parent == parse::kNoNode) walk.visit(node, 0, 0);

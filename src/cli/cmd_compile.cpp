@@ -79,10 +79,11 @@ Runner add_compile(CLI::App& app) {
     // date) comes before every page, so a first pass keeps only the Template namespace
     // and the header facts (its diagnostics are dropped: the second pass reports them);
     // the second pass extracts each page as it streams by and writes it out at once.
-    // Standard input can be read once only, so with '-' the pages are kept in memory.
-    bool stdin_input = std::find(opt->inputs.begin(), opt->inputs.end(), "-") != opt->inputs.end();
+    // Standard input and pipes can be read once only: with one of those among the
+    // inputs there is no first pass, and the pages are kept in memory until all are read.
+    const bool read_once = !ingest::inputs_can_be_read_again(opt->inputs);
     std::vector<ingest::Page> kept;
-    if (!stdin_input) {
+    if (!read_once) {
       Stopwatch clock(timed);
       support::DiagnosticSink quiet;
       ingest::InputOptions templates_only = options;
@@ -144,7 +145,7 @@ Runner add_compile(CLI::App& app) {
       manifest.add(site, page, sink);
       translations.add(site, page);
       if (!store) store.emplace(site);
-      if (stdin_input) {
+      if (read_once) {
         if (is_template(page)) store->add(page);
         note_header(site, page);
         kept.push_back(std::move(page));

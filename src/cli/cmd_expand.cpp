@@ -50,17 +50,17 @@ Runner add_expand(CLI::App& app) {
     // its text over; `listed` keeps the rest of each page. Pass 2 expands the listed pages
     // one at a time with the text the store holds. When the store does not hold a page's
     // own text (its title is invalid, or a later page of the same title replaced it),
-    // pass 2 reads the inputs again instead. Standard input cannot be read twice: there
-    // whole pages are kept from pass 1.
-    bool from_stdin = std::find(opt->inputs.begin(), opt->inputs.end(), "-") != opt->inputs.end();
+    // pass 2 reads the inputs again instead. Standard input and pipes cannot be read
+    // twice: there whole pages are kept from pass 1.
+    const bool read_once = !ingest::inputs_can_be_read_again(opt->inputs);
     std::vector<ingest::Page> kept;
     std::vector<ingest::Page> listed;
     std::vector<const Entry*> entry_of;
     auto stats = ingest::read_inputs(opt->inputs, input_options, sink, [&](const ingest::SiteInfo& site, ingest::Page&& page) {
-      if (from_stdin) kept.push_back(page);
+      if (read_once) kept.push_back(page);
       if (!store) store.emplace(site);
       const Entry* e = store->add(std::move(page));
-      if (from_stdin) return;
+      if (read_once) return;
       if (e) set_by[e] = listed.size();
       entry_of.push_back(e);
       listed.push_back(std::move(page));  // everything but the text, now in the store
@@ -85,7 +85,7 @@ Runner add_expand(CLI::App& app) {
       std::cout << result.text_with_semantic_calls() << '\n';
       ++printed;
     };
-    if (from_stdin) {
+    if (read_once) {
       for (const auto& page : kept) print(page);
     } else if (store_holds_all) {
       for (std::size_t i = 0; i < listed.size(); ++i) {

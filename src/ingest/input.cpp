@@ -128,6 +128,16 @@ Page page_from_wikitext(std::string title, std::string text, const std::string& 
   return page;
 }
 
+bool inputs_can_be_read_again(const std::vector<std::string>& inputs) {
+  return std::all_of(inputs.begin(), inputs.end(), [](const std::string& input) {
+    if (input == "-") return false;
+    struct stat st {};
+    // What does not exist (or cannot be looked at) is reported when it is read.
+    if (::stat(input.c_str(), &st) != 0) return true;
+    return S_ISREG(st.st_mode) || S_ISDIR(st.st_mode);
+  });
+}
+
 InputStats read_inputs(const std::vector<std::string>& inputs, const InputOptions& options,
                        support::DiagnosticSink& sink, const PageHandler& handle) {
   InputStats stats;

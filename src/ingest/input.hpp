@@ -37,6 +37,12 @@ using PageHandler = std::function<void(const SiteInfo&, Page&&)>;
 InputStats read_inputs(const std::vector<std::string>& inputs, const InputOptions& options,
                        support::DiagnosticSink& sink, const PageHandler& handle);
 
+/// Whether each input can be read a second time. Not so for standard input ("-") and
+/// for a path to anything but a regular file or a folder: a named pipe, /dev/stdin on a
+/// pipe, a shell's process substitution (/dev/fd/N). Their bytes are gone once read, so
+/// a caller that reads its inputs twice must keep what the first reading gave it.
+bool inputs_can_be_read_again(const std::vector<std::string>& inputs);
+
 /// The title a .wiki file stands for: its name without extension, '_' read as a space,
 /// %XX decoded (so "Page%2Ffr.wiki" is "Page/fr"), and "Template_X" read as "Template:X"
 /// when the prefix names a namespace of `site`.

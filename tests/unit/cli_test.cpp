@@ -79,6 +79,55 @@ TEST_CASE("wikic compile --timings names every stage once, and leaves the output
   for (const char* name : {"rules.yaml", "rules.json", "rules.xml"}) CHECK(slurp(dir / "a" / name) == slurp(dir / "b" / name));
 }
 
+TEST_CASE("compile and expand read a pipe given by name once, with the templates it defines late") {
+  // compile reads a file twice (templates first, then pages) and expand may too; a pipe
+  // named by a path (/dev/stdin, a shell's <(zcat export.xml.gz)) gives its bytes once,
+  // and the second reading used to find an empty input: no pages, an error.
+  ScratchDir dir;
+  std::string mini = slurp(source_path("corpus/exports/mini-export-0.10.xml"));
+  // A page with a rule that calls Template:Wells, and the Template pages (Wells among
+  // them) after every page that uses them.
+  auto first = mini.find("  <page>"), pages = mini.find("  <page>\n    <title>Scoring Basics</title>");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(pages != std::string::npos);
+  std::string templates = mini.substr(first, pages - first);
+  mini.erase(first, pages - first);
+  mini.insert(first,
+              "  <page>\n    <title>Late Rules</title>\n    <ns>0</ns>\n    <id>204</id>\n    <revision>\n"
+              "      <id>6006</id>\n      <timestamp>2024-01-06T09:00:00Z</timestamp>\n"
+              "      <model>wikitext</model>\n      <format>text/x-wiki</format>\n"
+              "      <text xml:space=\"preserve\">{|\n|-\n| class=\"scoringFeature\" | Road with {{Wells}}\n"
+              "| '''(+1)''' point / well\n|}</text>\n    </revision>\n  </page>\n");
+  templates += "  <page>\n    <title>Template:Wells</title>\n    <ns>10</ns>\n    <id>103</id>\n    <revision>\n"
+               "      <id>5003</id>\n      <timestamp>2024-01-06T09:00:00Z</timestamp>\n"
+               "      <model>wikitext</model>\n      <format>text/x-wiki</format>\n"
+               "      <text xml:space=\"preserve\">wells of the road</text>\n    </revision>\n  </page>\n";
+  mini.insert(mini.rfind("</mediawiki>"), templates);
+  auto input = (dir / "late-templates.xml").string();
+  wikic::test::spit(input, mini);
+
+  auto file = run_wikic("compile " + input + " --out " + (dir / "file").string());
+  auto pipe = run_wikic("compile /dev/stdin --out " + (dir / "pipe").string(), input);
+  CHECK(file.status == 0);
+  CHECK(pipe.status == 0);
+  CHECK(file.err.find("'Wells' is not in the input") == std::string::npos);
+  CHECK(pipe.err.find("\nwikic: 8 pages, ") != std::string::npos);
+  CHECK(slurp(dir / "file/rules.yaml").find("description: \"Road with wells of the road\"") != std::string::npos);
+  for (const char* name : {"rules.yaml", "rules.json", "rules.xml", "pages.yaml", "pages.xml"}) {
+    std::string from_file = slurp(dir / "file" / name);  // the same, but for the input's name
+    for (auto at = from_file.find(input); at != std::string::npos; at = from_file.find(input, at))
+      from_file.replace(at, input.size(), "/dev/stdin");
+    CHECK_MESSAGE(from_file == slurp(dir / "pipe" / name), name);
+  }
+
+  auto expanded = run_wikic("expand " + input + " --page 'Late Rules'");
+  auto expanded_piped = run_wikic("expand /dev/stdin --page 'Late Rules'", input);
+  CHECK(expanded.status == 0);
+  CHECK(expanded.out.find("Road with wells of the road") != std::string::npos);
+  CHECK(expanded_piped.status == expanded.status);
+  CHECK(expanded_piped.out == expanded.out);
+}
+
 TEST_CASE("exit codes: 1 for input errors, 2 for a missing input") {
   ScratchDir dir;
   auto full = slurp(source_path("corpus/wica/scoring-during-turn-sequence.xml"));

@@ -53,11 +53,12 @@ inline std::string wikic_binary() {
   return other && *other ? other : WIKIC_BINARY;
 }
 
-/// Runs `wikic ARGS` through the shell with stdout and stderr captured separately.
-inline RunResult run_wikic(const std::string& args) {
+/// Runs `wikic ARGS` through the shell with stdout and stderr captured separately; with
+/// `piped`, its standard input is a pipe that `cat` fills with that file.
+inline RunResult run_wikic(const std::string& args, const std::string& piped = {}) {
   ScratchDir scratch;
-  std::string cmd = wikic_binary() + " " + args + " >" + (scratch / "out").string() + " 2>" +
-                    (scratch / "err").string();
+  std::string cmd = (piped.empty() ? std::string() : "cat '" + piped + "' | ") + wikic_binary() + " " + args +
+                    " >" + (scratch / "out").string() + " 2>" + (scratch / "err").string();
   RunResult r;
   int raw = std::system(cmd.c_str());
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

@@ -13,8 +13,6 @@
 #include <emmintrin.h>
 #endif
 
-#include "support/scan.hpp"
-
 namespace wikic::preprocess {
 
 bool parse_restore_mode(std::string_view word, RestoreMode& mode) {
@@ -99,21 +97,36 @@ void collect_runs(const Tree& tree, NodeId parent, std::vector<Run>& runs) {
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
-/// Offset of the first byte in [from, to) that ORed with 0x20 equals one of `Cs`, or `to`.
-template <char... Cs>
-inline std::uint32_t scan_folded(const char* base, std::uint32_t from, std::uint32_t to) {
+// The scanner's three sets of stops, by its state: in `[[…]]` (only the brackets act), in
+// a table (cell and row markers), outside one (heading and list markers).
+enum StopSet : int { kLinkStops, kTableStops, kTextStops };
+
 #ifdef __SSE2__
-  const __m128i fold = _mm_set1_epi8(0x20);
-  while (from + 16 <= to) {
-    __m128i v = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base + from)), fold);
-    __m128i hit = _mm_setzero_si128();
-    ((hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
-    if (int mask = _mm_movemask_epi8(hit)) return from + static_cast<std::uint32_t>(__builtin_ctz(mask));
-    from += 16;
-  }
+/// The stops of `set` among the sixteen bytes at p, one bit each. The two last sets are
+/// searched case-folded (a byte ORed with 0x20), which takes '[' with '{' and \x01 with
+/// '!' in one compare each; the few other bytes that fold onto a stop ('\\' onto '|',
+/// '\n' onto '*', …) act as any text byte. Outside a table '!' (and the \x01 it would
+/// take) acts as text too, so it is not searched there.
+template <int Set>
+inline unsigned stops_in_block(const char* p) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  auto is = [](__m128i x, char c) { return _mm_cmpeq_epi8(x, _mm_set1_epi8(c)); };
+  if constexpr (Set == kLinkStops)
+    return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(is(v, '['), is(v, ']'))));
+  const __m128i f = _mm_or_si128(v, _mm_set1_epi8(0x20));
+  if constexpr (Set == kTableStops)
+    return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(is(f, '{'), is(f, '!')), is(f, '|'))));
+  return static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(is(f, '{'), is(f, '=')), _mm_or_si128(is(f, '*'), is(f, '#')))));
+}
 #endif
-  while (from < to && (((base[from] | 0x20) != Cs) && ...)) ++from;
-  return from;
+
+/// Whether byte c is a stop of `set` (stops_in_block's sets, byte by byte).
+inline bool is_stop(char c, int set) {
+  const char f = static_cast<char>(c | 0x20);
+  if (set == kLinkStops) return c == '[' || c == ']';
+  if (set == kTableStops) return f == '{' || f == '!' || f == '|';
+  return f == '{' || f == '=' || f == '*' || f == '#';
 }
 
 // Byte classes for looks_like_attributes, one lookup per byte: it runs on the start of
@@ -255,17 +268,11 @@ public:
       // state: inside `[[…]]` only the brackets (nothing else acts while links_ > 0, and
       // ']' acts only then); in a table the cell and row markers; outside one the heading
       // and list markers.
-      // The two last sets are searched case-folded (a byte ORed with 0x20), which takes
-      // '[' with '{' and \x01 with '!' in one compare each; the few other bytes that fold
-      // onto a stop ('\\' onto '|', '\n' onto '*', …) act as any text byte.
       const std::uint32_t begin = run.begin, to = run.end;
+      text_begin_ = begin;
+      text_end_ = to;
       for (;;) {
-        if (links_ > 0)
-          i = support::scan_for<'[', ']'>(s_, i, to);
-        else if (depth_ > 0)
-          i = scan_folded<'{', '!', '|'>(s_, i, to);
-        else
-          i = scan_folded<'{', '!', '=', '*', '#'>(s_, i, to);
+        i = next_stop(i, to, links_ > 0 ? kLinkStops : depth_ > 0 ? kTableStops : kTextStops);
         if (i >= to) break;
         const char c = s_[i], d = i + 1 < to ? s_[i + 1] : run_after(r_);
         if (links_ > 0) {
@@ -313,6 +320,41 @@ public:
   }
 
 private:
+  // The first stop of `set` in [i, to), or `to`; i itself when a step has taken the scan
+  // past the run's end already. Stops are far apart (one per fifty bytes or so of the
+  // seed page's text), so the blocks between are searched two at a time, one test and
+  // branch for thirty-two bytes, and the few bytes that end a run as one block reaching
+  // past it, its bits past the run cleared (a byte loop over them cost more than the
+  // blocks of the run).
+  std::uint32_t next_stop(std::uint32_t i, std::uint32_t to, int set) const {
+    if (i >= to) return i;
+    if (set == kTableStops) return scan<kTableStops>(i, to);
+    if (set == kTextStops) return scan<kTextStops>(i, to);
+    return scan<kLinkStops>(i, to);
+  }
+  template <int Set>
+  std::uint32_t scan(std::uint32_t i, std::uint32_t to) const {
+    const char* const s = s_;
+#ifdef __SSE2__
+    while (to - i >= 32) {
+      if (const unsigned m = stops_in_block<Set>(s + i) | stops_in_block<Set>(s + i + 16) << 16)
+        return i + __builtin_ctz(m);
+      i += 32;
+    }
+    if (to - i >= 16) {
+      if (const unsigned m = stops_in_block<Set>(s + i)) return i + __builtin_ctz(m);
+      i += 16;
+    }
+    if (i < to && size_ - i >= 16) {  // (never past the page)
+      const unsigned m = stops_in_block<Set>(s + i) & ((1u << (to - i)) - 1);
+      return m ? i + __builtin_ctz(m) : to;
+    }
+#endif
+    for (; i < to; ++i)
+      if (is_stop(s[i], Set)) return i;
+    return to;
+  }
+
   // A `[[` with nothing open. A link the preprocess run took whole as text holds no other
   // `[[` and ends at its first `]]`, so the scan in link state would only count it open
   // and closed again: it is stepped over (the page's links are a third of its stops).
@@ -338,21 +380,26 @@ private:
     return k;
   }
   // The byte the scanner sees at position p, '\0' at the end of the page.
+  // Most are in the scan's own text run, which is looked at first.
   char at(std::uint32_t p) const {
+    if (p - text_begin_ < text_end_ - text_begin_) return s_[p];
     if (p >= size_) return '\0';
     return runs_[run_index(p)].node != kNoNode ? kPlaceholder : s_[p];
   }
   // The byte the scanner sees before position p > 0.
-  char before(std::uint32_t p) const { return runs_[run_index(p - 1)].node != kNoNode ? kPlaceholder : s_[p - 1]; }
+  char before(std::uint32_t p) const {
+    if (p - 1 - text_begin_ < text_end_ - text_begin_) return s_[p - 1];
+    return runs_[run_index(p - 1)].node != kNoNode ? kPlaceholder : s_[p - 1];
+  }
 
-  // Called at nearly every table marker. The common case, a break in the scan's text run
-  // appended after the last, is a call that saves no registers; with the rare paths (a
-  // break at a run's start, out of order, past the edits' room) in it, every call saved
-  // six, and inlined into run() it made the scan dearer.
+  // Called at nearly every table marker. The common case, a break after a byte of the
+  // scan's text run (the last it entered) appended after the last, is a call that saves
+  // no registers; with the rare paths (a break at a run's start, out of order, past the
+  // edits' room) in it, every call saved six, and inlined into run() it made the scan
+  // dearer.
   [[gnu::noinline]] void line_break(std::uint32_t at) {
-    const Run& run = runs_[r_];
-    if (!(run.node == kNoNode && at > run.begin && at <= run.end) ||
-        (!edits.empty() && edits.back().at >= at) || edits.size() == edits.capacity())
+    if (at - 1 - text_begin_ >= text_end_ - text_begin_ || (!edits.empty() && edits.back().at >= at) ||
+        edits.size() == edits.capacity())
       return line_break_elsewhere(at);
     const char b = s_[at - 1];
     if (b == '\n') return;
@@ -395,7 +442,7 @@ private:
   // Whether the cell's text so far, [cell_start_, i) with the '|' at i, is attributes.
   bool cell_attributes(std::uint32_t i) {
     const char *from = s_ + cell_start_, *end = s_ + i, *readable = s_ + size_;
-    if (cell_start_ < runs_[r_].begin) {
+    if (cell_start_ < text_begin_) {
       // The cell's text crosses a node (rare): it is looked at as the scanner sees it.
       copy_cell(i);
       from = window_.data();
@@ -427,39 +474,41 @@ private:
       return i + 2;
     }
     if (depth_ > 0) {
-      if (c == '|' && d == '}') {
-        line_break(i);
-        --depth_;
-        line_ = Line::TableEnd;
-        // What follows `|}` on its line (text, a tag) was on a line of its own.
-        std::uint32_t k = i + 2;
-        char e;
-        while (is_space(e = at(k))) ++k;
-        if (k < size_ && k > i + 2 && !(e == '|' || e == '{' || e == '!')) line_break(k);
-        return i + 2;
-      }
-      if (c == '|' && d == '-') {
-        line_break(i);
-        line_ = Line::Row;
-        std::uint32_t k = i + 1;
-        while (at(k) == '-') ++k;
-        return k;
-      }
-      if (c == '|' && d == '+') {
-        line_break(i);
-        new_cell(i + 2, Line::Caption);
-        return i + 2;
-      }
-      if (c == '|' && d == '|') {
-        if (line_ == Line::Cell || line_ == Line::Header) {
-          new_cell(i + 2, line_);  // inline cell on the same line
-        } else {
-          line_break(i);
-          new_cell(i + 2, Line::Cell);
-        }
-        return i + 2;
-      }
       if (c == '|') {
+        // (one test of c for the row, caption, end and cell markers, the table's stops)
+        switch (d) {
+        case '}': {
+          line_break(i);
+          --depth_;
+          line_ = Line::TableEnd;
+          // What follows `|}` on its line (text, a tag) was on a line of its own.
+          std::uint32_t k = i + 2;
+          char e;
+          while (is_space(e = at(k))) ++k;
+          if (k < size_ && k > i + 2 && !(e == '|' || e == '{' || e == '!')) line_break(k);
+          return i + 2;
+        }
+        case '-': {
+          line_break(i);
+          line_ = Line::Row;
+          std::uint32_t k = i + 1;
+          while (at(k) == '-') ++k;
+          return k;
+        }
+        case '+':
+          line_break(i);
+          new_cell(i + 2, Line::Caption);
+          return i + 2;
+        case '|':
+          if (line_ == Line::Cell || line_ == Line::Header) {
+            new_cell(i + 2, line_);  // inline cell on the same line
+          } else {
+            line_break(i);
+            new_cell(i + 2, Line::Cell);
+          }
+          return i + 2;
+        default: break;
+        }
         bool in_cell = line_ == Line::Cell || line_ == Line::Header || line_ == Line::Caption;
         if (in_cell && !cell_attributes_seen_ && cell_attributes(i)) {
           cell_attributes_seen_ = true;
@@ -550,6 +599,7 @@ private:
   const std::vector<support::Span>& links_taken_;
   std::size_t next_link_ = 0;  // the first of links_taken_ not yet behind the scan
   std::size_t r_ = 0;          // the run the scan is in
+  std::uint32_t text_begin_ = 0, text_end_ = 0;  // the last text run it entered
   int depth_ = 0;
   int links_ = 0;
   Line line_ = Line::Text;

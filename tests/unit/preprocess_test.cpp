@@ -395,6 +395,22 @@ TEST_CASE("line restoration finds a table's markers at every offset of its sixte
     }
 }
 
+TEST_CASE("line restoration's search of a text run's last bytes stops at the run's end") {
+  // A text run's last bytes are searched as one block that reads on into the node after
+  // it, the bits past the run cleared: a '|' or '!' in a comment or template must not be
+  // taken for a marker, nor the node passed over (a block-style call starts a row), at
+  // every length of the run before it.
+  for (std::size_t pad = 0; pad < 40; ++pad) {
+    const std::string p(pad, 'p');
+    for (const std::string& original :
+         {"{|\n|-\n| " + p + "\n{{Row |a}}\n| x <!-- | ! -->|| y\n|}",
+          "{|\n|-\n! h" + p + "<!--|-->!! g {{t|!}}\n|-\n| " + p + "{{t|x}}|| z\n|}\nend"}) {
+      CAPTURE(original);
+      CHECK(restored_from_collapsed(original) == original);
+    }
+  }
+}
+
 TEST_CASE("a cell's attributes are told from its text up to the '|' after them") {
   // The attribute test walks the cell's text up to the '|' it stopped at, which ends its
   // loops: a quote or value left open there, a valueless name or an empty value make the

@@ -1017,7 +1017,9 @@ private:
   bool may_start_with(NodeId id, const std::vector<std::string>& starts) const;
   /// The first byte of node_text(id) (0-255), or -1 when that text is empty.
   int first_byte(NodeId id) const;
-  int find_first_byte(NodeId id) const;  ///< first_byte() before it is remembered
+  /// first_byte() before it is remembered: the usual shapes at once, else a search.
+  [[gnu::noinline]] int find_first_byte(NodeId id) const;
+  [[gnu::noinline]] int search_first_byte(NodeId id) const;
 
   /// A warning at a node of the document, placed through the expansion's provenance.
   void warn(const Node& n, std::string message) const;
@@ -1077,6 +1079,9 @@ private:
   /// By NodeId, whether header_triggers_ has the node: every rule asks each node above
   /// it, and a few tables of a page are keys.
   std::vector<char> has_header_triggers_;
+  /// header_triggers()' icon lists of the nodes on the path up from header_path_of_.
+  mutable std::vector<const std::vector<std::string>*> header_path_;
+  mutable NodeId header_path_of_ = kNoNode;
   // Set by scoring_row() for the one finish_rule() call that follows (see there).
   select::Condition row_condition_;
   bool use_row_condition_ = false;
@@ -1171,6 +1176,7 @@ private:
   /// trigger icons, each made once (a linear search: there are at most a few dozen).
   SharedList trigger_list(const std::vector<std::string>& triggers);
   std::vector<SharedList> trigger_lists_;
+  std::size_t last_trigger_list_ = 0;  ///< trigger_list()'s last answer, in trigger_lists_
 };
 
 // The run-wide memos below and without_editions': per thread and bounded (a run over a
@@ -1213,8 +1219,16 @@ std::unordered_map<const void*, PageExtractor::Described>& PageExtractor::descri
 
 SharedList PageExtractor::trigger_list(const std::vector<std::string>& triggers) {
   if (triggers.empty()) return SharedList();
-  for (const SharedList& l : trigger_lists_)
-    if (l.items() == triggers) return l;
+  // The rows of a table mostly have the icons of the row before: the list found last
+  // is tried first.
+  if (last_trigger_list_ < trigger_lists_.size() && trigger_lists_[last_trigger_list_].items() == triggers)
+    return trigger_lists_[last_trigger_list_];
+  for (std::size_t i = 0; i < trigger_lists_.size(); ++i)
+    if (trigger_lists_[i].items() == triggers) {
+      last_trigger_list_ = i;
+      return trigger_lists_[i];
+    }
+  last_trigger_list_ = trigger_lists_.size();
   return trigger_lists_.emplace_back(triggers);
 }
 
@@ -1533,7 +1547,29 @@ int PageExtractor::first_byte(NodeId id) const {
   return b < 0 ? -1 : b;  // kNoText or kTrimmedEmpty
 }
 
+// Four questions in ten are of a node whose first child is a text that starts with its
+// first byte ("Points …", a bold run's words), and one in sixteen of a node with no
+// children (<hr>, <br>): answered here, without the search's frame and walk. The
+// search would note the same answer for the node and its text, and nothing reads a text
+// node's entry (the walk asks no text, a search reads a text itself).
 int PageExtractor::find_first_byte(NodeId id) const {
+  const Node& x = doc_.node(id);
+  if (x.kind != NodeKind::Text && x.kind != NodeKind::Entity) {
+    if (x.first_child == kNoNode) return kNoText;
+    const Node& c = doc_.node(x.first_child);
+    if (c.kind == NodeKind::Text && x.kind != NodeKind::Comment && x.kind != NodeKind::Template) {
+      for (char ch : bytes_of(doc_, c)) {
+        if (is_space(ch)) continue;
+        auto b = static_cast<unsigned char>(ch);
+        if (b == 0xE2 || b == 0x86 || b == 0x92) break;  // an arrow: the search reads on
+        return b;
+      }
+    }
+  }
+  return search_first_byte(id);
+}
+
+int PageExtractor::search_first_byte(NodeId id) const {
   auto exact = [&] {
     std::string t = node_text(id, 0);
     return t.empty() ? kTrimmedEmpty : static_cast<int>(static_cast<unsigned char>(t[0]));
@@ -1823,7 +1859,10 @@ void PageExtractor::header_row(NodeId row) {
   NodeId table = doc_.node(row).parent;
   if (table == kNoNode) return;
   if (has_header_triggers_.empty()) has_header_triggers_.assign(doc_.size(), 0);
-  has_header_triggers_[table] = 1;
+  if (!has_header_triggers_[table]) {
+    has_header_triggers_[table] = 1;
+    header_path_of_ = kNoNode;  // a path through `table` has one more
+  }
   std::vector<std::string>& icons = header_triggers_[table];
   icons.clear();
   triggers_in(only, icons);
@@ -1833,11 +1872,20 @@ void PageExtractor::header_row(NodeId row) {
 
 void PageExtractor::header_triggers(NodeId row, std::vector<std::string>& out) const {
   if (header_triggers_.empty()) return;  // most pages have no header rows
-  for (NodeId a = doc_.node(row).parent; a != kNoNode; a = doc_.node(a).parent) {
-    if (!has_header_triggers_[a]) continue;
-    auto it = header_triggers_.find(a);
-    if (it != header_triggers_.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+  // The rows of a table climb the same path: the icon lists on it (by address, as the
+  // map's values never move) are found once for the table, and again only after a
+  // header row marks another table.
+  const NodeId table = doc_.node(row).parent;
+  if (table != header_path_of_) {
+    header_path_.clear();
+    for (NodeId a = table; a != kNoNode; a = doc_.node(a).parent) {
+      if (!has_header_triggers_[a]) continue;
+      auto it = header_triggers_.find(a);
+      if (it != header_triggers_.end()) header_path_.push_back(&it->second);
+    }
+    header_path_of_ = table;
   }
+  for (const std::vector<std::string>* icons : header_path_) out.insert(out.end(), icons->begin(), icons->end());
 }
 
 // A row with an image cell and a cell holding a table is one feature's or figure's
@@ -2032,7 +2080,12 @@ bool PageExtractor::rule_row(NodeId row) {
   // A description cell spanning rows (`rowspan="2"`: points per tile, then per pennant)
   // continues the rule in the following rows, which hold rules cells only.
   int span = 1;
-  if (const auto* a = doc_.attribute(doc_.node(desc), "rowspan")) {
+  // Document::attribute (the last one of the name) inline: every rule row asks, and the
+  // call compared each attribute's name byte by byte.
+  const parse::Attribute* a = nullptr;
+  for (const parse::Attribute& at : doc_.attributes(doc_.node(desc)))
+    if (parse::is_attribute_name<"rowspan">(at.name)) a = &at;
+  if (a) {
     int v = 0;
     for (char ch : a->value) {
       if (ch < '0' || ch > '9') break;
@@ -2099,7 +2152,7 @@ NodeId PageExtractor::param_fragment(NodeId semantic, std::string_view name) con
 
 std::string PageExtractor::param_text(NodeId semantic, std::string_view name) const {
   NodeId f = param_fragment(semantic, name);
-  return f == kNoNode ? std::string() : clean(doc_.plain_text(f));
+  return f == kNoNode ? std::string() : node_text(f);
 }
 
 bool PageExtractor::scoring_row(NodeId node) {
@@ -2124,7 +2177,7 @@ bool PageExtractor::scoring_row(NodeId node) {
   auto flag = [&](const std::string& name) {
     NodeId f = param_fragment(node, name);
     if (f == kNoNode) return false;
-    std::string v = lower(clean(doc_.plain_text(f)));
+    std::string v = lower(node_text(f));
     return v != "false" && v != "no" && v != "0";
   };
   rule.core = flag("corefeature");
@@ -2184,7 +2237,7 @@ void PageExtractor::triggers_in(NodeId cell, std::vector<std::string>& out) cons
           std::string t = trigger;
           NodeId next = n.next_sibling;
           if (t == "robbers" && next != kNoNode && doc_.node(next).kind == NodeKind::Bold &&
-              clean(doc_.plain_text(next)) == m_.plus_suffix)
+              node_text(next) == m_.plus_suffix)
             t = m_.plus_trigger;
           out.push_back(t);
         }
@@ -2255,7 +2308,8 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
         if (!target.empty()) {
           add_once(out.references, name + ":" + target);
         }
-        if (param_text(id, "variant") == "image") return;
+        // Only "image" is asked of the variant: its text is read no further than that.
+        if (NodeId v = param_fragment(id, "variant"); v != kNoNode && node_text(v, 5) == "image") return;
         NodeId f = param_fragment(id, "text");
         if (f == kNoNode) f = param_fragment(id, "name");
         if (f != kNoNode) collect(f, cond, out, skip_lists, depth + 1);
@@ -2343,15 +2397,21 @@ bool PageExtractor::projection_on_path(NodeId id) {
 }
 
 void PageExtractor::count_use(std::string_view reason, std::size_t n) {
+  // By the reason's address first (a literal of this file or the mapping's string, the
+  // same at each call): the texts are compared only for an address not seen yet, which
+  // is then filed too.
   for (auto& [name, count] : use_counts_)
-    if ((name.data() == reason.data() && name.size() == reason.size()) || name == reason) {
+    if (name.data() == reason.data() && name.size() == reason.size()) {
       *count += n;
       return;
     }
+  std::size_t* count = nullptr;
+  for (auto& [name, c] : use_counts_)
+    if (name == reason) count = c;
   // std::map never moves its values, so the pointer stays good for the page.
-  std::size_t& count = out_.cells.by_use[std::string(reason)];
-  use_counts_.emplace_back(reason, &count);
-  count += n;
+  if (!count) count = &out_.cells.by_use[std::string(reason)];
+  use_counts_.emplace_back(reason, count);
+  *count += n;
 }
 
 // Whether every run reads the same in all editions (each is shown under all three or

@@ -147,6 +147,31 @@ TEST_CASE("a no-actions row is recognised however its first text is spaced or wr
   for (const auto& t : found) CHECK(t.starts_with(start));
 }
 
+TEST_CASE("a row's first text is found past comments, empty elements and blank nodes") {
+  // A node whose first child is a text with a byte other than whitespace has that byte
+  // at once; one whose first child is whitespace alone, a comment or an element is
+  // searched, however deep the text stands, and a comment's own text never counts.
+  const std::vector<std::string> rows = {
+      "<!-- Road --> There are no particular actions for this step",
+      "<span> </span> <span><!-- x --></span> '''There are no particular actions''' for this step",
+      "<div>\n<span>\n</span><span><b>There</b></span> are no particular actions for this step</div>",
+  };
+  // The first text of these is a comment's, or an entity's before the start.
+  const std::vector<std::string> others = {
+      "<!-- There are no particular actions for this step --> Road",
+      "&amp; There are no particular actions for this step",
+  };
+  std::string page = "{|\n";
+  for (const auto& r : rows) page += "|-\n| " + r + "\n";
+  for (const auto& r : others) page += "|-\n| " + r + "\n";
+  page += "|}\n";
+  auto p = compile_text(page);
+  std::size_t found = 0;
+  for (const auto& n : p.non_rules)
+    if (n.reason == "no-actions") ++found;
+  CHECK(found == rows.size());
+}
+
 TEST_CASE("a step title is read from the cell's bold run whatever its spacing") {
   auto p = compile_text(
       "{|\n|-\n| '''Step  2A:\tDraw''' - something\n|-\n| class=\"scoringTile\" | Tile\n| 1 point / tile\n"

@@ -509,7 +509,9 @@ TEST_CASE("scan_counting_lines stops where a byte-by-byte search stops and count
   }
   for (const std::string& s : texts) {
     for (std::size_t from = 0; from < s.size(); from += 1 + from / 3) {
-      for (std::size_t to : {s.size(), s.size() - 7, from + 70}) {
+      // The ends 15, 16, 17 and 31 bytes on test the last bytes of a count as a masked
+      // step of sixteen, and as bytes when the whole range is shorter.
+      for (std::size_t to : {s.size(), s.size() - 7, from + 70, from + 15, from + 16, from + 17, from + 31}) {
         if (to > s.size() || from > to) continue;
         CAPTURE(s.size());
         CAPTURE(from);

@@ -91,39 +91,6 @@ WIKIC_SCAN_INLINE std::uint32_t scan_byte_long(const char* base, std::uint32_t f
   return scan_byte(base, from, to, end, c);
 }
 
-// The next byte in [from, to) that can open or close a region for find_regions: a `<`
-// not followed by `/`, a `{` or a `}`. End tags are half the `<` of a page and never
-// open a region (comments and extension tags start `<!` and `<letter`); rejected here,
-// they no longer stop the scan. The byte after a `<` is read up to `end`, past `to`.
-WIKIC_SCAN_INLINE std::uint32_t scan_region_start(const char* base, std::uint32_t from, std::uint32_t to,
-                                                  std::uint32_t end) {
-#ifdef __SSE2__
-  const auto hits = [base](std::uint32_t at) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + at));
-    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + at + 1));
-    __m128i hit = _mm_andnot_si128(_mm_cmpeq_epi8(next, _mm_set1_epi8('/')),
-                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
-    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('{')));
-    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('}')));
-    return static_cast<unsigned>(_mm_movemask_epi8(hit));
-  };
-  // Both bounds of the loop in one (`to` is never past `end`): a block must end before
-  // `to`, and its last byte's successor be readable.
-  const std::uint32_t last = std::min(to, end - 1);
-  for (; from + 16 <= last; from += 16)
-    if (unsigned m = hits(from)) return from + static_cast<std::uint32_t>(__builtin_ctz(m));
-  if (from < to && from + 17 <= end) {
-    unsigned m = hits(from) & ((1u << (to - from)) - 1u);
-    return m ? from + static_cast<std::uint32_t>(__builtin_ctz(m)) : to;
-  }
-#endif
-  for (; from < to; ++from) {
-    const char c = base[from];
-    if ((c == '<' && !(from + 1 < end && base[from + 1] == '/')) || c == '{' || c == '}') break;
-  }
-  return from;
-}
-
 // --- character helpers -------------------------------------------------------------
 
 // Byte classes in one table: the name and attribute scans test every byte of every tag,
@@ -161,6 +128,22 @@ bool istarts_with(std::string_view s, std::string_view prefix) {
   for (std::size_t i = 0; i < prefix.size(); ++i)
     if (lower(s[i]) != prefix[i]) return false;
   return true;
+}
+
+// Whether a link target starts `file:` or `image:` in any case (the File namespace and
+// its alias), asked for every `[[`: four letters compared as one word with bit 0x20 set
+// in each byte, which maps exactly a letter's two cases onto the lowercase one, where
+// istarts_with lowered and compared byte by byte.
+bool is_file_target(std::string_view s) {
+  if (s.size() < 5) return false;
+  const auto word = [](const char* p) {
+    std::uint32_t w;
+    std::memcpy(&w, p, 4);
+    return w;
+  };
+  const std::uint32_t lowered = word(s.data()) | 0x20202020u;
+  if (lowered == word("file")) return s[4] == ':';
+  return lowered == word("imag") && s.size() >= 6 && (s[4] | 0x20) == 'e' && s[5] == ':';
 }
 
 // Equality of short names without a memcmp call (tag names are a few bytes).
@@ -375,13 +358,66 @@ constexpr std::array<std::uint32_t, 26> kExtensionTagStarts = [] {
 
 // Whether the `<` at i may open a region: a comment starts `<!`, an extension tag with
 // one of kExtensionTagStarts. Nearly every `<` find_regions meets is an HTML tag that
-// fails this, and is passed over here without a trip through the loop that handles the
-// regions. True near the end of the text, where the full checks decide.
+// fails this, and is passed over inside scan_region_start's block, without a trip
+// through the loop that handles the regions. True near the end of the text, where the
+// full checks decide.
 inline bool may_open_region(const char* base, std::uint32_t i, std::uint32_t n) {
   if (i + 2 >= n || base[i + 1] == '!') return true;
   const unsigned l0 = static_cast<unsigned char>(base[i + 1] | 0x20) - 'a';
   const unsigned l1 = static_cast<unsigned char>(base[i + 2] | 0x20) - 'a';
   return l0 < 26 && l1 < 26 && ((kExtensionTagStarts[l0] >> l1) & 1u);
+}
+
+// The next byte in [from, to) that can open or close a region for find_regions: a `<`
+// that may_open_region() lets pass (comments and extension tags start `<!` and
+// `<letter`), or the first of two `{` or two `}`. A block's mask has every `<`, `{` and
+// `}`, and its bits are tested where they stand: nearly every `<` of a page is an HTML
+// start or end tag (span, li, div, `</`…) and nearly every brace a table's `{|` or `|}`,
+// and returned, each left the scan and entered it again at the next byte. The `/` after
+// an end tag's `<` is no longer looked for by a second load per block: may_open_region()
+// rejects it with the rest. Bytes after a hit are read up to `end`, past `to`.
+WIKIC_SCAN_INLINE std::uint32_t scan_region_start(const char* base, std::uint32_t from, std::uint32_t to,
+                                                  std::uint32_t end) {
+#ifdef __SSE2__
+  const auto block = [base](std::uint32_t at) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + at));
+    return _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
+                        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('{')), _mm_cmpeq_epi8(v, _mm_set1_epi8('}'))));
+  };
+  const auto hits = [&block](std::uint32_t at) { return static_cast<unsigned>(_mm_movemask_epi8(block(at))); };
+  // The first hit of mask `m` (of the block or blocks at `at`) that may open or close a
+  // region, or `none`. The byte after a hit is readable: no block ends past `end - 1`.
+  const auto first_hit = [base, end](std::uint32_t at, unsigned m, std::uint32_t none) {
+    for (; m != 0; m &= m - 1) {
+      const std::uint32_t p = at + static_cast<std::uint32_t>(__builtin_ctz(m));
+      const char c = base[p];
+      if (c == '<' ? may_open_region(base, p, end) : base[p + 1] == c) return p;
+    }
+    return none;
+  };
+  // Both bounds of the loops in one (`to` is never past `end`): a block must end before
+  // `to`, and its last byte's successor be readable. Two blocks a step while they fit,
+  // tested by one mask (as in scan_byte_long): the scan crosses the whole page, with a
+  // few hundred bytes between the hits that stop it.
+  const std::uint32_t last = std::min(to, end - 1);
+  for (; from + 32 <= last; from += 32) {
+    const __m128i lo = block(from), hi = block(from + 16);
+    if (_mm_movemask_epi8(_mm_or_si128(lo, hi)) != 0) {
+      const auto m = static_cast<unsigned>(_mm_movemask_epi8(lo)) |
+                     (static_cast<unsigned>(_mm_movemask_epi8(hi)) << 16);
+      if (const std::uint32_t p = first_hit(from, m, to); p < to) return p;
+    }
+  }
+  for (; from + 16 <= last; from += 16)
+    if (unsigned m = hits(from))
+      if (const std::uint32_t p = first_hit(from, m, to); p < to) return p;
+  if (from < to && from + 17 <= end) return first_hit(from, hits(from) & ((1u << (to - from)) - 1u), to);
+#endif
+  for (; from < to; ++from) {
+    const char c = base[from];
+    if ((c == '<' && !(from + 1 < end && base[from + 1] == '/')) || c == '{' || c == '}') break;
+  }
+  return from;
 }
 
 // --- atomic regions ----------------------------------------------------------------
@@ -425,7 +461,9 @@ __attribute__((always_inline)) inline bool is_image_option(std::string_view o) {
   }
   // MediaWiki's words and prefixes, grouped by first byte: a file link's caption is
   // asked too, and comparing it against all 35 cost more than the rest of the part.
-  const auto is = [o](std::string_view w) { return o == w; };
+  // same_name, not ==: string_view's equality called memcmp for each word, and `left`
+  // is a quarter of a rules page's options.
+  const auto is = [o](std::string_view w) { return same_name(o, w); };
   const auto starts = [o](std::string_view p) {
     return o.size() >= p.size() && same_name(o.substr(0, p.size()), p);
   };
@@ -760,7 +798,8 @@ private:
           continue;
         }
       }
-      // Skip quickly to the next byte that can open or close a region.
+      // Skip quickly to the next byte that can open or close a region. The scan's byte
+      // loop near the text's end returns every `<`, which the loop below passes over.
       i = scan_region_start(t.data(), i, limit, n);
       while (i < limit && t[i] == '<' && !may_open_region(t.data(), i, n))
         i = scan_region_start(t.data(), i + 1, limit, n);
@@ -1922,7 +1961,7 @@ private:
     while (!trimmed.empty() && is_space(trimmed.front())) trimmed.remove_prefix(1);
     while (!trimmed.empty() && is_space(trimmed.back())) trimmed.remove_suffix(1);
     if (trimmed.empty()) return false;
-    bool file = istarts_with(trimmed, "file:") || istarts_with(trimmed, "image:");
+    const bool file = is_file_target(trimmed);
     // A link inside a plain link's text breaks the outer one (only file captions nest).
     if (!file) {
       auto it = std::upper_bound(pairs.begin(), pairs.end(), std::make_pair(b, 0xFFFFFFFFu));

@@ -392,6 +392,56 @@ TEST_CASE("regions after start tags, at every offset and at the input's end") {
   }
 }
 
+TEST_CASE("regions after lone braces and tags, at every offset across 32-byte steps") {
+  // find_regions' scan takes two 16-byte blocks a step and tests each `<` and brace of
+  // a block where it stands: a lone brace is passed over, a pair (also one split across
+  // two blocks or two steps) opens or closes a template, and a region after passed-over
+  // bytes of the same block is still found.
+  for (std::size_t pad = 0; pad <= 72; ++pad) {
+    INFO(pad);
+    for (std::string_view lead : {"{x}", "}", "<span>", "</b>", "<b>{"}) {
+      for (std::string_view tail : {"", " after"}) {
+        const std::string before = std::string(pad, 'x') + std::string(lead);
+        support::DiagnosticSink sink;
+        Document braces = parse_document(before + "{{t}}" + std::string(tail), sink);
+        REQUIRE(find_all(braces, NodeKind::Template).size() == 1);
+        CHECK(braces.text(braces.node(find_all(braces, NodeKind::Template)[0])) == "{{t}}");
+        Document comment = parse_document(before + "<!--c-->" + std::string(tail), sink);
+        CHECK(find_all(comment, NodeKind::Comment).size() == 1);
+        Document ref = parse_document(before + "<ref>r</ref>" + std::string(tail), sink);
+        CHECK(find_all(ref, NodeKind::ExtensionTag, "ref").size() == 1);
+      }
+    }
+    // A template whose `}}` lies at every offset after its `{{`.
+    support::DiagnosticSink sink;
+    const std::string inner = "{{t|" + std::string(pad, 'y') + "}}";
+    Document doc = parse_document("a " + inner + " b", sink);
+    REQUIRE(find_all(doc, NodeKind::Template).size() == 1);
+    CHECK(doc.text(doc.node(find_all(doc, NodeKind::Template)[0])) == inner);
+  }
+}
+
+TEST_CASE("file links: `File:` and `Image:` in any case, and their near misses") {
+  const std::pair<std::string_view, NodeKind> links[] = {
+      {"[[File:a.png|left]]", NodeKind::FileLink},   {"[[FiLe:a.png|left]]", NodeKind::FileLink},
+      {"[[IMAGE:a.png|left]]", NodeKind::FileLink},  {"[[ image:a.png|left]]", NodeKind::FileLink},
+      {"[[Imag:a.png|left]]", NodeKind::Wikilink},   {"[[Images:a.png|left]]", NodeKind::Wikilink},
+      {"[[Filet:a.png|left]]", NodeKind::Wikilink},  {"[[File\x1A.png|left]]", NodeKind::Wikilink},
+      {"[[Fil\xC5:a.png|left]]", NodeKind::Wikilink}, {"[[file]]", NodeKind::Wikilink},
+      {"[[File]]", NodeKind::Wikilink},              {"[[Image]]", NodeKind::Wikilink},
+      {"[[F\x06LE:a.png]]", NodeKind::Wikilink},      {"[[imag\x05:a.png]]", NodeKind::Wikilink}};
+  for (const auto& [text, kind] : links) {
+    INFO(text);
+    support::DiagnosticSink sink;
+    Document doc = parse_document(text, sink);
+    CHECK(find_all(doc, kind).size() == 1);
+    if (kind == NodeKind::FileLink) {
+      const auto file = find_all(doc, kind)[0];
+      CHECK(doc.attributes(doc.node(file)).size() == 1);
+    }
+  }
+}
+
 TEST_CASE("line ends and cell separators at every offset across 32-byte steps") {
   // The newline of a line and the `||` after a cell's attributes are found 32 bytes a
   // step, then by the 16-byte block and the byte loop: a line or a cell of every length

@@ -368,14 +368,20 @@ inline bool may_open_region(const char* base, std::uint32_t i, std::uint32_t n) 
   return l0 < 26 && l1 < 26 && ((kExtensionTagStarts[l0] >> l1) & 1u);
 }
 
-// The next byte in [from, to) that can open or close a region for find_regions: a `<`
-// that may_open_region() lets pass (comments and extension tags start `<!` and
-// `<letter`), or the first of two `{` or two `}`. A block's mask has every `<`, `{` and
-// `}`, and its bits are tested where they stand: nearly every `<` of a page is an HTML
-// start or end tag (span, li, div, `</`…) and nearly every brace a table's `{|` or `|}`,
-// and returned, each left the scan and entered it again at the next byte. The `/` after
-// an end tag's `<` is no longer looked for by a second load per block: may_open_region()
-// rejects it with the rest. Bytes after a hit are read up to `end`, past `to`.
+// Whether the `<`, `{` or `}` at p may open or close a region for find_regions: a `<`
+// that may_open_region() lets pass, or the first of two braces.
+inline bool may_bound_region(const char* base, std::uint32_t p, std::uint32_t end) {
+  const char c = base[p];
+  return c == '<' ? may_open_region(base, p, end) : p + 1 < end && base[p + 1] == c;
+}
+
+// The next byte in [from, to) that may_bound_region() accepts (comments and extension
+// tags start `<!` and `<letter`; templates `{{`, and `}}` ends them). A block's mask has
+// every `<`, `{` and `}`, and its bits are tested where they stand, as the byte loop
+// near the text's end tests its bytes: nearly every `<` of a page is an HTML start or end
+// tag (span, li, div, `</`…) and nearly every brace a table's `{|` or `|}`, and returned
+// to the caller, each would leave the scan and enter it again at the next byte. Bytes
+// after a hit are read up to `end`, past `to`.
 WIKIC_SCAN_INLINE std::uint32_t scan_region_start(const char* base, std::uint32_t from, std::uint32_t to,
                                                   std::uint32_t end) {
 #ifdef __SSE2__
@@ -386,12 +392,11 @@ WIKIC_SCAN_INLINE std::uint32_t scan_region_start(const char* base, std::uint32_
   };
   const auto hits = [&block](std::uint32_t at) { return static_cast<unsigned>(_mm_movemask_epi8(block(at))); };
   // The first hit of mask `m` (of the block or blocks at `at`) that may open or close a
-  // region, or `none`. The byte after a hit is readable: no block ends past `end - 1`.
+  // region, or `none`.
   const auto first_hit = [base, end](std::uint32_t at, unsigned m, std::uint32_t none) {
     for (; m != 0; m &= m - 1) {
       const std::uint32_t p = at + static_cast<std::uint32_t>(__builtin_ctz(m));
-      const char c = base[p];
-      if (c == '<' ? may_open_region(base, p, end) : base[p + 1] == c) return p;
+      if (may_bound_region(base, p, end)) return p;
     }
     return none;
   };
@@ -415,7 +420,7 @@ WIKIC_SCAN_INLINE std::uint32_t scan_region_start(const char* base, std::uint32_
 #endif
   for (; from < to; ++from) {
     const char c = base[from];
-    if ((c == '<' && !(from + 1 < end && base[from + 1] == '/')) || c == '{' || c == '}') break;
+    if ((c == '<' || c == '{' || c == '}') && may_bound_region(base, from, end)) break;
   }
   return from;
 }
@@ -798,11 +803,8 @@ private:
           continue;
         }
       }
-      // Skip quickly to the next byte that can open or close a region. The scan's byte
-      // loop near the text's end returns every `<`, which the loop below passes over.
+      // Skip quickly to the next byte that can open or close a region.
       i = scan_region_start(t.data(), i, limit, n);
-      while (i < limit && t[i] == '<' && !may_open_region(t.data(), i, n))
-        i = scan_region_start(t.data(), i + 1, limit, n);
       if (i >= limit) {
         if (i >= n) break;
         continue;

@@ -54,6 +54,19 @@ void check_rules_texts(const std::string& page, const std::vector<std::string>& 
   }
 }
 
+/// The texts of the non-rules a table of one-cell rows, `rows` then `others`, gives the
+/// "no-actions" reason.
+std::vector<std::string> no_action_texts(const std::vector<std::string>& rows, const std::vector<std::string>& others) {
+  std::string page = "{|\n";
+  for (const auto& r : rows) page += "|-\n| " + r + "\n";
+  for (const auto& r : others) page += "|-\n| " + r + "\n";
+  page += "|}\n";
+  std::vector<std::string> found;
+  for (const auto& n : compile_text(page).non_rules)
+    if (n.reason == "no-actions") found.push_back(n.text);
+  return found;
+}
+
 std::size_t count_reason(const extract::PageRules& p, const std::string& reason) {
   std::size_t n = 0;
   for (const auto& r : p.non_rules) n += r.reason == reason;
@@ -135,14 +148,7 @@ TEST_CASE("a no-actions row is recognised however its first text is spaced or wr
       "The rest",
       "There are no particular actions for thi",
   };
-  std::string page = "{|\n";
-  for (const auto& r : rows) page += "|-\n| " + r + "\n";
-  for (const auto& r : others) page += "|-\n| " + r + "\n";
-  page += "|}\n";
-  auto p = compile_text(page);
-  std::vector<std::string> found;
-  for (const auto& n : p.non_rules)
-    if (n.reason == "no-actions") found.push_back(n.text);
+  auto found = no_action_texts(rows, others);
   REQUIRE(found.size() == rows.size());
   for (const auto& t : found) CHECK(t.starts_with(start));
 }
@@ -161,15 +167,7 @@ TEST_CASE("a row's first text is found past comments, empty elements and blank n
       "<!-- There are no particular actions for this step --> Road",
       "&amp; There are no particular actions for this step",
   };
-  std::string page = "{|\n";
-  for (const auto& r : rows) page += "|-\n| " + r + "\n";
-  for (const auto& r : others) page += "|-\n| " + r + "\n";
-  page += "|}\n";
-  auto p = compile_text(page);
-  std::size_t found = 0;
-  for (const auto& n : p.non_rules)
-    if (n.reason == "no-actions") ++found;
-  CHECK(found == rows.size());
+  CHECK(no_action_texts(rows, others).size() == rows.size());
 }
 
 TEST_CASE("a step title is read from the cell's bold run whatever its spacing") {

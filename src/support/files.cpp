@@ -10,11 +10,16 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/io_uring.h>
 #include <mutex>
 #include <new>
 #include <signal.h>
+#include <span>
 #include <string_view>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <thread>
 #include <unistd.h>
 
@@ -35,6 +40,121 @@ int write_all(int fd, const char* p, std::size_t n) {
   }
   return 0;
 }
+
+/// One io_uring, made for a file's two blocks, through which a full block is written
+/// with the blocks registered once (IORING_OP_WRITE_FIXED). A plain direct write(2)
+/// pins every 4 KB page of its block for the length of the write and releases them
+/// after: 1024 page pins per block, 2.6 % of a compile's CPU for the 1.2 GB of rule
+/// files. Registered blocks are pinned once per file. One write is in flight at a
+/// time, so the ring has one entry, and the raw system calls are enough (no liburing:
+/// one dependency fewer, and nothing of it would be used but this).
+class BlockRing {
+public:
+  BlockRing() = default;
+  BlockRing(const BlockRing&) = delete;
+  BlockRing& operator=(const BlockRing&) = delete;
+  ~BlockRing() { close(); }
+
+  /// Sets the ring up with `blocks` registered; false, and nothing kept, wherever the
+  /// kernel says no: no io_uring (ENOSYS), a seccomp filter or io_uring_disabled
+  /// (EPERM), RLIMIT_MEMLOCK or memory for the pinned blocks (ENOMEM), or a kernel
+  /// before 5.6 that cannot write at the file's position.
+  bool open(std::span<const iovec> blocks) {
+    io_uring_params params{};
+    int fd = static_cast<int>(::syscall(__NR_io_uring_setup, 1u, &params));
+    if (fd < 0) return false;
+    fd_ = fd;
+    const std::uint32_t needed = IORING_FEAT_SINGLE_MMAP | IORING_FEAT_RW_CUR_POS;
+    if ((params.features & needed) != needed) return close(), false;
+    ring_size_ = std::max(params.sq_off.array + params.sq_entries * sizeof(std::uint32_t),
+                          params.cq_off.cqes + params.cq_entries * sizeof(io_uring_cqe));
+    void* ring = ::mmap(nullptr, ring_size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, IORING_OFF_SQ_RING);
+    if (ring == MAP_FAILED) return close(), false;
+    ring_ = static_cast<char*>(ring);
+    sqes_size_ = params.sq_entries * sizeof(io_uring_sqe);
+    void* sqes = ::mmap(nullptr, sqes_size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, IORING_OFF_SQES);
+    if (sqes == MAP_FAILED) return close(), false;
+    sqes_ = static_cast<io_uring_sqe*>(sqes);
+    sq_head_ = field(params.sq_off.head);
+    sq_tail_ = field(params.sq_off.tail);
+    cq_head_ = field(params.cq_off.head);
+    cq_tail_ = field(params.cq_off.tail);
+    cqes_ = reinterpret_cast<io_uring_cqe*>(ring_ + params.cq_off.cqes);
+    sq_mask_ = *field(params.sq_off.ring_mask);
+    cq_mask_ = *field(params.cq_off.ring_mask);
+    // Every submission uses entry 0 of the one-entry ring; the kernel reads the
+    // indirection array but never writes it.
+    for (std::uint32_t i = 0; i < params.sq_entries; ++i) field(params.sq_off.array)[i] = i;
+    if (::syscall(__NR_io_uring_register, fd_, IORING_REGISTER_BUFFERS, blocks.data(), static_cast<unsigned>(blocks.size())) != 0)
+      return close(), false;
+    blocks_ = blocks.data();
+    return true;
+  }
+  bool is_open() const { return blocks_ != nullptr; }
+  /// Unregisters and unpins the blocks (the kernel does it as the ring goes).
+  void close() {
+    if (sqes_) ::munmap(sqes_, sqes_size_);
+    if (ring_) ::munmap(ring_, ring_size_);
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    ring_ = nullptr;
+    sqes_ = nullptr;
+    blocks_ = nullptr;
+  }
+
+  /// Writes the first `n` bytes of registered block `index` at `file`'s position,
+  /// which the write advances as write(2) does, and waits for it: the bytes written,
+  /// or -errno. A failure of the ring itself, before the write was taken, answers
+  /// `kNotTaken` and leaves the file as it was.
+  static constexpr long kNotTaken = -(1L << 40);
+  long write(int file, unsigned index, std::size_t n) {
+    const std::uint32_t tail = *sq_tail_;  // only this side moves it
+    io_uring_sqe& sqe = sqes_[tail & sq_mask_];
+    std::memset(&sqe, 0, sizeof sqe);
+    sqe.opcode = IORING_OP_WRITE_FIXED;
+    sqe.fd = file;
+    sqe.addr = reinterpret_cast<std::uint64_t>(blocks_[index].iov_base);
+    sqe.len = static_cast<std::uint32_t>(n);
+    sqe.off = ~std::uint64_t{0};  // the file's position (IORING_FEAT_RW_CUR_POS)
+    sqe.buf_index = static_cast<std::uint16_t>(index);
+    // The entry's bytes must be visible to the kernel before the tail that hands it over.
+    std::atomic_ref<std::uint32_t>(*sq_tail_).store(tail + 1, std::memory_order_release);
+    long entered = enter(1, IORING_ENTER_GETEVENTS);
+    if (entered < 0 && std::atomic_ref<std::uint32_t>(*sq_head_).load(std::memory_order_acquire) == tail) {
+      // Refused before it was taken (out of memory, say): taken back, never written.
+      std::atomic_ref<std::uint32_t>(*sq_tail_).store(tail, std::memory_order_release);
+      return kNotTaken;
+    }
+    // Taken: the block is the kernel's until its completion, however long a signal or
+    // anything else makes the wait.
+    for (;;) {
+      const std::uint32_t head = *cq_head_;
+      if (std::atomic_ref<std::uint32_t>(*cq_tail_).load(std::memory_order_acquire) != head) {
+        const long result = cqes_[head & cq_mask_].res;
+        std::atomic_ref<std::uint32_t>(*cq_head_).store(head + 1, std::memory_order_release);
+        return result;
+      }
+      if (enter(0, IORING_ENTER_GETEVENTS) < 0 && errno != EINTR && errno != EAGAIN && errno != EBUSY)
+        return -errno;  // the ring itself is broken: nothing more can be learnt of the write
+    }
+  }
+
+private:
+  int fd_ = -1;
+  char* ring_ = nullptr;
+  std::size_t ring_size_ = 0;
+  io_uring_sqe* sqes_ = nullptr;
+  std::size_t sqes_size_ = 0;
+  std::uint32_t *sq_head_ = nullptr, *sq_tail_ = nullptr, *cq_head_ = nullptr, *cq_tail_ = nullptr;
+  std::uint32_t sq_mask_ = 0, cq_mask_ = 0;
+  io_uring_cqe* cqes_ = nullptr;
+  const iovec* blocks_ = nullptr;
+
+  std::uint32_t* field(std::uint32_t offset) { return reinterpret_cast<std::uint32_t*>(ring_ + offset); }
+  long enter(unsigned submit, unsigned flags) {
+    return ::syscall(__NR_io_uring_enter, fd_, submit, 1u, flags, nullptr, std::size_t{0});
+  }
+};
 
 /// Where the name of `path` starts, after its folder.
 std::size_t name_start(const std::string& path) {
@@ -116,6 +236,10 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
 // a file, under a block, is written through the page cache. A file system that refuses
 // O_DIRECT (tmpfs before Linux 6.6, some network file systems) gets every block through
 // the page cache.
+// Where io_uring can be had, the full blocks go through a ring that has both blocks
+// registered (BlockRing): the same direct writes, without pinning each block's pages
+// anew for every write. Where it cannot (no io_uring, a container's filter, too little
+// lockable memory), or once the ring fails in any way, the blocks go by write(2).
 // After a failed write every later one fails too, so a full disk stops the file where
 // it broke.
 // The printers of the rule files write into the block itself (OutputWindow), not through
@@ -132,15 +256,20 @@ public:
   /// device's logical block size: 4096 covers the 512 and 4096 of today's disks.
   static constexpr std::size_t kAlign = 4096;
 
-  Buffer(int fd, bool may_go_direct) : fd_(fd), direct_tried_(!may_go_direct) { take(allocate(kSmall), kSmall, 0); }
+  Buffer(int fd, DirectIo direct)
+      : fd_(fd), direct_tried_(direct == DirectIo::never), may_use_ring_(direct == DirectIo::when_possible) {
+    take(allocate(kSmall), kSmall, 0);
+  }
   ~Buffer() override {
     stop_writer();
+    ring_.close();  // before the blocks it has pinned go
     release(space_);
     release(spare_);
   }
   /// The first failed write's errno, else 0. Complete once finish() has returned.
   int error() const { return error_; }
   std::uint64_t direct_bytes() const { return direct_bytes_; }
+  std::uint64_t ring_bytes() const { return ring_bytes_; }
 
   std::span<char> window(std::size_t n) override {
     lent_scratch_ = false;
@@ -181,6 +310,7 @@ public:
   /// failed write. The file has every byte once this returns.
   bool finish() {
     stop_writer();
+    ring_.close();
     std::size_t n = static_cast<std::size_t>(pptr() - pbase());
     setp(space_, space_ + size_);
     if (direct_ && !set_direct(false) && error_ == 0) error_ = errno;
@@ -224,6 +354,11 @@ private:
   int seen_error_ = 0;  ///< error_ as the caller last saw it, to stop filling after a failure
   bool direct_tried_ = false, direct_ = false;
   std::uint64_t direct_bytes_ = 0;
+  // The ring for the two blocks, set up with the writer thread and used by it alone.
+  bool may_use_ring_;
+  BlockRing ring_;
+  iovec registered_[2]{};
+  std::uint64_t ring_bytes_ = 0;
   // The writer thread, started at the first full block.
   std::thread writer_;
   std::mutex mutex_;
@@ -275,8 +410,14 @@ private:
     if (!writer_.joinable()) {
       try {
         spare_ = allocate(kBlock + kSpill);
+        if (may_use_ring_) {
+          registered_[0] = {space_, kBlock};
+          registered_[1] = {spare_, kBlock};
+          ring_.open(registered_);
+        }
         writer_ = std::thread([this] { write_blocks(); });
       } catch (const std::exception&) {
+        ring_.close();
         release(spare_);
         return -1;
       }
@@ -320,9 +461,11 @@ private:
     }
     std::size_t n = kBlock;
     if (direct_) {
-      ssize_t k;
-      do k = ::write(fd_, p, n);
-      while (k < 0 && errno == EINTR);
+      ssize_t k = ring_write(p);
+      if (k == BlockRing::kNotTaken) {
+        do k = ::write(fd_, p, n);
+        while (k < 0 && errno == EINTR);
+      }
       if (k < 0 && errno != EINVAL) {
         error_ = errno;
         return;
@@ -336,6 +479,7 @@ private:
       // which may leave the file's end unaligned: the rest goes through the page cache.
       if (n > 0) {
         direct_ = false;
+        ring_.close();
         if (!set_direct(false)) {
           error_ = errno;
           return;
@@ -343,6 +487,21 @@ private:
       }
     }
     if (n > 0) error_ = write_all(fd_, p, n);
+  }
+  /// A direct write of the full block `p` through the ring, as write(2) answers (bytes
+  /// written, or -1 and errno), or kNotTaken when it is for write(2) to do: no ring,
+  /// or a ring that failed (it is not used again). A write the file refused (EFBIG,
+  /// ENOSPC, EINVAL) is also given to write(2), which gets the same answer and makes
+  /// the error the one the caller would have seen without a ring.
+  ssize_t ring_write(const char* p) {
+    if (!ring_.is_open()) return BlockRing::kNotTaken;
+    const long k = ring_.write(fd_, p == registered_[0].iov_base ? 0 : 1, kBlock);
+    if (k >= 0) {
+      ring_bytes_ += static_cast<std::uint64_t>(k);
+      return k;
+    }
+    ring_.close();
+    return BlockRing::kNotTaken;
   }
 };
 
@@ -388,8 +547,8 @@ bool AtomicFile::open(std::string& error) {
     return false;
   }
   synced_ = false;
-  direct_bytes_ = 0;
-  buffer_ = std::make_unique<Buffer>(fd_, direct_io_ == DirectIo::when_possible);
+  direct_bytes_ = ring_bytes_ = 0;
+  buffer_ = std::make_unique<Buffer>(fd_, direct_io_);
   stream_.rdbuf(buffer_.get());
   stream_.clear();
   return true;
@@ -403,6 +562,7 @@ bool AtomicFile::sync(std::string& error) {
   }
   buffer_->finish();
   direct_bytes_ = buffer_->direct_bytes();
+  ring_bytes_ = buffer_->ring_bytes();
   int failed = buffer_->error();
   if (failed == 0 && !stream_) failed = EIO;
   if (failed == 0 && ::fsync(fd_) != 0) failed = errno;

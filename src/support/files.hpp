@@ -27,8 +27,10 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
 class AtomicFile {
 public:
   /// Whether blocks of a large file may bypass the page cache (files.cpp): `never` is
-  /// for a caller that reads the file back at once, and for tests of the other path.
-  enum class DirectIo { when_possible, never };
+  /// for a caller that reads the file back at once, and for tests of the other path;
+  /// `without_ring` writes them by write(2) alone, as where io_uring is not to be had
+  /// (for tests of that path).
+  enum class DirectIo { when_possible, without_ring, never };
   explicit AtomicFile(std::string path, DirectIo direct = DirectIo::when_possible);
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -54,6 +56,9 @@ public:
   /// Bytes of the synced file that went to the disk by direct I/O, bypassing the page
   /// cache (see files.cpp): 0 for a file under 4 MB or on a file system without it.
   std::uint64_t direct_bytes() const { return direct_bytes_; }
+  /// Of those, the bytes that went through io_uring (files.cpp): 0 where the kernel or
+  /// its limits do not allow it.
+  std::uint64_t ring_bytes() const { return ring_bytes_; }
 
 private:
   class Buffer;
@@ -61,7 +66,7 @@ private:
   int fd_ = -1;
   bool synced_ = false;
   DirectIo direct_io_;
-  std::uint64_t direct_bytes_ = 0;
+  std::uint64_t direct_bytes_ = 0, ring_bytes_ = 0;
   std::unique_ptr<Buffer> buffer_;
   std::ostream stream_;
 

@@ -212,11 +212,25 @@ bool takes_direct_io(const std::filesystem::path& folder) {
 }
 
 // What direct_bytes() must say of a file of `size` bytes written in `folder`: every full
-// 4 MB block and only those (the part after the last one goes through the page cache),
-// and nothing when direct I/O is off or the file system refuses it.
+// 4 MB block that more bytes follow, and only those (the rest, even a whole block at the
+// end, goes through the page cache at sync), and nothing when direct I/O is off or the
+// file system refuses it.
 std::uint64_t expected_direct_bytes(std::size_t size, AtomicFile::DirectIo mode, const std::filesystem::path& folder) {
-  if (mode != AtomicFile::DirectIo::when_possible || !takes_direct_io(folder)) return 0;
-  return size / (std::size_t{1} << 22) * (std::size_t{1} << 22);
+  if (mode == AtomicFile::DirectIo::never || !takes_direct_io(folder)) return 0;
+  return size == 0 ? 0 : (size - 1) / (std::size_t{1} << 22) * (std::size_t{1} << 22);
+}
+
+// Every way a large file's blocks can go: through io_uring where the kernel allows it,
+// by write(2) as where it does not (a container's filter, an old kernel), and through
+// the page cache.
+constexpr AtomicFile::DirectIo kEveryPath[] = {AtomicFile::DirectIo::when_possible, AtomicFile::DirectIo::without_ring,
+                                               AtomicFile::DirectIo::never};
+
+// What ring_bytes() may say: all the direct bytes where io_uring could be had, none
+// where it could not, and none at all on the paths without it.
+void check_ring_bytes(const AtomicFile& file, AtomicFile::DirectIo mode) {
+  if (mode == AtomicFile::DirectIo::when_possible && file.ring_bytes() != 0) CHECK(file.ring_bytes() == file.direct_bytes());
+  else CHECK(file.ring_bytes() == 0);
 }
 
 // 13 MB in pieces of every kind: single characters, short writes, writes larger than a
@@ -244,7 +258,7 @@ std::string write_large(AtomicFile& file) {
 TEST_CASE("a large atomic file is whole, its full blocks written past the page cache where the file system allows") {
   wikic::test::ScratchDir dir;
   std::string error;
-  for (auto mode : {AtomicFile::DirectIo::when_possible, AtomicFile::DirectIo::never}) {
+  for (auto mode : kEveryPath) {
     auto path = (dir / "rules.xml").string();
     AtomicFile file(path, mode);
     REQUIRE(file.open(error));
@@ -255,6 +269,7 @@ TEST_CASE("a large atomic file is whole, its full blocks written past the page c
     REQUIRE(file.commit(error));
     CHECK(wikic::test::slurp(path) == expected);
     CHECK(file.direct_bytes() == expected_direct_bytes(expected.size(), mode, dir.path));
+    check_ring_bytes(file, mode);
     CHECK(folder_entries(dir.path) == std::vector<std::string>{"rules.xml"});
   }
   // Under 64 KB nothing is written before sync(), and nothing directly.
@@ -272,7 +287,7 @@ TEST_CASE("a large atomic file is whole, its full blocks written past the page c
 TEST_CASE("an atomic file written in place through windows holds exactly the bytes advanced") {
   wikic::test::ScratchDir dir;
   std::string error;
-  for (auto mode : {AtomicFile::DirectIo::when_possible, AtomicFile::DirectIo::never}) {
+  for (auto mode : kEveryPath) {
     auto path = (dir / "rules.yaml").string();
     AtomicFile file(path, mode);
     REQUIRE(file.open(error));
@@ -295,15 +310,45 @@ TEST_CASE("an atomic file written in place through windows holds exactly the byt
     REQUIRE(file.commit(error));
     CHECK(wikic::test::slurp(path) == expected);
     CHECK(file.direct_bytes() == expected_direct_bytes(expected.size(), mode, dir.path));
+    check_ring_bytes(file, mode);
+  }
+}
+
+// Files that end exactly at a block's end, just past one, and a byte or a page short of
+// one: the last full block and the tail after it must meet without a gap or an overlap
+// on every path. The bytes differ from block to block and from page to page, so a block
+// written twice, in the wrong place or from the wrong buffer shows.
+TEST_CASE("an atomic file of any size ends where its bytes end, on every path of its blocks") {
+  wikic::test::ScratchDir dir;
+  std::string error;
+  constexpr std::size_t block = std::size_t{1} << 22;
+  for (std::size_t size : {block, 2 * block + 1, 3 * block - 4096, 3 * block - 1, 2 * block + 4097}) {
+    std::string expected(size, '\0');
+    for (std::size_t i = 0; i < size; ++i) expected[i] = static_cast<char>('!' + (i / 4093 + i * 7) % 90);
+    for (auto mode : kEveryPath) {
+      CAPTURE(size);
+      CAPTURE(static_cast<int>(mode));
+      auto path = (dir / "rules.json").string();
+      AtomicFile file(path, mode);
+      REQUIRE(file.open(error));
+      for (std::size_t at = 0; at < size; at += 100'003)
+        file.stream().write(expected.data() + at, static_cast<std::streamsize>(std::min<std::size_t>(100'003, size - at)));
+      REQUIRE(file.commit(error));
+      CHECK(wikic::test::slurp(path) == expected);
+      CHECK(file.direct_bytes() == expected_direct_bytes(size, mode, dir.path));
+      check_ring_bytes(file, mode);
+    }
   }
 }
 
 TEST_CASE("a write that fails in a direct block fails the file, and the old one stays") {
+  for (auto mode : kEveryPath) {
+  CAPTURE(static_cast<int>(mode));
   wikic::test::ScratchDir dir;
   std::string error;
   auto path = (dir / "rules.json").string();
   REQUIRE(write_file_atomic(path, "old rules\n", error));
-  AtomicFile file(path);
+  AtomicFile file(path, mode);
   REQUIRE(file.open(error));
   // As in the test of commit_together: a size limit stands in for a full disk, here
   // inside the second 4 MB block.
@@ -321,6 +366,7 @@ TEST_CASE("a write that fails in a direct block fails the file, and the old one 
   CHECK(error == path + ": File too large");
   CHECK(wikic::test::slurp(path) == "old rules\n");
   CHECK(folder_entries(dir.path) == std::vector<std::string>{"rules.json"});
+  }
 }
 
 TEST_CASE("an atomic file dropped without commit leaves the old file and no temporary") {

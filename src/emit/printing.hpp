@@ -5,6 +5,7 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -58,6 +59,10 @@ public:
   /// Where the next byte goes, without reserving: what was written since an earlier
   /// cursor lies between the two as long as no reservation in between outgrew the room.
   const char* cursor() const { return at_; }
+  /// Counts the changes of room: while it stands, the bytes written before the cursor
+  /// lie where they were written (only the events that end an object, list or record
+  /// write over bytes before the cursor: the last member's).
+  std::uint64_t rooms() const { return rooms_; }
   void put(char c) { *at_++ = c; }
   void put(std::string_view s) {
     std::memcpy(at_, s.data(), s.size());
@@ -66,7 +71,10 @@ public:
   void put(const char* begin, const char* end) { put(std::string_view(begin, end - begin)); }
   /// What was written since the last clear(), without an output attached.
   std::string_view text() const { return {begin_, static_cast<std::size_t>(at_ - begin_)}; }
-  void clear() { at_ = begin_; }
+  void clear() {
+    at_ = begin_;
+    ++rooms_;
+  }
   /// Keeps what is written from here on in one piece until unmark(): room outgrown in
   /// between takes those bytes along to the new room. A record's printers write over
   /// its last bytes and copy runs of it, so it must not be split between two windows.
@@ -85,6 +93,7 @@ private:
   char* at_ = nullptr;
   char* end_ = nullptr;
   char* mark_ = nullptr;
+  std::uint64_t rooms_ = 0;
   std::string held_;  ///< the marked bytes while the room changes
 
   [[noreturn, gnu::cold]] static void room_outgrown() {
@@ -95,6 +104,7 @@ private:
   // outside one) is inlined where it is called rather than called itself: the room
   // is short once per window.
   [[gnu::noinline, gnu::cold]] void grow(std::size_t n) {
+    ++rooms_;
     if (output_) {
       // The marked bytes are set aside before the output lends the next window, which
       // may be the same memory, and are handed over with it.

@@ -13,6 +13,7 @@
 #include "emit/rules_writer.hpp"
 
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -72,9 +73,9 @@ constexpr std::size_t max_depth = 14;  // the layout nests 7 deep
 // A plain value's text is at most 25 bytes (a double's 17 digits, sign, point and
 // exponent); its buffer is readable this far, so it is copied in one piece (put_short).
 constexpr std::size_t plain_room = 32;
-/// A plain value's text at `at`, copied `W` bytes wide (a number's, of any length), or
-/// with `W` 0 as narrow as its length allows (a digit's or a boolean's, whose length is
-/// known where it is written).
+/// A plain value's text at `at`, copied `W` bytes wide (a number's: 8 where it fits,
+/// else plain_room, see number_field), or with `W` 0 as narrow as its length allows (a
+/// digit's or a boolean's, whose length is known where it is written).
 template <std::size_t W>
 char* put_value(char* at, std::string_view text) {
   return printing::put_width<W>(at, text.data(), text.size());
@@ -382,11 +383,6 @@ public:
     at[-1] = bracket;
     out.commit(put(at, ','));
   }
-  /// Bytes that members of the current record printed before (and the record's room
-  /// after them, as after every check inside one).
-  void replay(std::string_view bytes) {
-    out.commit(printing::put(out.reserve_more(bytes.size() + record_room), bytes));
-  }
 
 private:
   bool first_[max_depth] = {};
@@ -558,10 +554,6 @@ public:
     column_ -= 2;
     out.commit(out.reserve_more<false>(0) - 2);
   }
-  /// Bytes that members of the current record printed before, from the same column.
-  void replay(std::string_view bytes) {
-    out.commit(printing::put(out.reserve_more(bytes.size() + record_room), bytes));
-  }
 
 private:
   enum class Kind { map, block, flow };
@@ -703,10 +695,6 @@ public:
   /// format_raw's "<a/>".
   void record_empty_list(const Key& key) { out.commit(put(start_tag(out.reserve_more<false>(0), key), "/>")); }
   void record_end() { out.commit(inline_end_tag<Key::room>(out.reserve_more<false>(0), *stack_[depth_--].name)); }
-  /// Bytes that children of the current record element printed before.
-  void replay(std::string_view bytes) {
-    out.commit(printing::put(out.reserve_more(bytes.size() + record_room), bytes));
-  }
   std::size_t depth() const { return depth_; }
 
 private:
@@ -821,15 +809,27 @@ private:
 
 // ---- the layout -------------------------------------------------------------------------
 
+/// Where each file (yaml, xml, json) holds the bytes a run of members printed last:
+/// in the room they were printed in, so that keeping them copies nothing (a fifth of a
+/// seed page's structure runs are printed anew, and copying each to three strings took
+/// 10 K instructions a page). They lie there as long as each sink's room is the same
+/// (Sink::rooms) and no event wrote over them: a run is never the last member of an
+/// object, list or record, whose ends write over the last member's bytes.
+struct KeptBytes {
+  const char* at[3] = {};
+  std::size_t size[3] = {};
+  std::uint64_t rooms[3] = {};
+};
+
 /// Members that consecutive records print alike (see rule()): the shared texts they
 /// were printed from, kept so that an address cannot become another text's, the depth,
-/// and each file's bytes (yaml, xml, json).
+/// and where the files hold their bytes.
 template <std::size_t N>
 struct FieldRun {
   std::array<extract::SharedText, N> texts;
   std::uint64_t number = 0;       ///< a member that is no text (the source's revision)
   std::size_t depth = max_depth;  ///< none printed yet
-  std::string bytes[3];
+  KeptBytes bytes;
 };
 
 /// The printers' events inside a record of a `lines` list: without their checks for
@@ -895,6 +895,21 @@ struct DigitPairs {
 };
 inline constexpr DigitPairs digit_pairs{};
 
+// "-9.0" to "9.0", from -9 up, each padded to eight bytes (see number_field).
+struct SmallWholes {
+  char text[19][8] = {};
+  consteval SmallWholes() {
+    for (int d = -9; d <= 9; ++d) {
+      char* t = text[d + 9];
+      if (d < 0) *t++ = '-';
+      *t++ = static_cast<char>('0' + (d < 0 ? -d : d));
+      *t++ = '.';
+      *t = '0';
+    }
+  }
+};
+inline constexpr SmallWholes small_wholes{};
+
 // Numbers print the same in every format, as nlohmann printed them: integers in full,
 // floating-point values by nlohmann's own shortest round-trip formatter ("2.0", "0.5"),
 // which the documents have always used (a different formatter could pick other digits;
@@ -920,6 +935,17 @@ struct Number {
     size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf;
   }
   explicit Number(double v) {
+    // Most points values are whole amounts from -9 to 9 (267 of a seed page's 281):
+    // a table's word each, before the tests below. -0.0 goes on to nlohmann's form,
+    // which writes its sign.
+    if (v > -10 && v < 10) {
+      auto whole = static_cast<int>(v);
+      if (static_cast<double>(whole) == v && (whole != 0 || !std::signbit(v))) {
+        std::memcpy(buf, small_wholes.text[whole + 9], 8);
+        size = 3 + (whole < 0);
+        return;
+      }
+    }
     if (!std::isfinite(v)) {
       size = 4;
       std::char_traits<char>::copy(buf, "null", 4);
@@ -949,22 +975,38 @@ struct Number {
 private:
   /// `v` below 1000000.
   void short_digits(std::uint32_t v) {
-    size = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : 6;
-    // All six digits, leading zeros included, then the last `size` of them moved to the
-    // front by one fixed eight-byte copy: no loop over a variable end, which GCC's
-    // profile-guided build followed into a path it could not bound (-Wstringop-overflow).
-    char six[16] = {};
-    std::memcpy(six, digit_pairs.text + 2 * (v / 10000), 2);
-    std::memcpy(six + 2, digit_pairs.text + 2 * (v / 100 % 100), 2);
-    std::memcpy(six + 4, digit_pairs.text + 2 * (v % 100), 2);
-    std::memcpy(buf, six + 6 - size, 8);
+    // The digit count from the bit length (bits * 1233 / 4096 is the count of a power
+    // of two, or one more than that of the numbers from it up to the next power of
+    // ten): no chain of compares, whose branches the lines (three or four digits) and
+    // offsets (five or six) of consecutive rules took either way.
+    static constexpr std::uint32_t tens[] = {0, 10, 100, 1000, 10000, 100000, 1000000};
+    unsigned t = static_cast<unsigned>(32 - __builtin_clz(v | 1)) * 1233 >> 12;
+    size = t + (v >= tens[t]);
+    // All six digits, leading zeros included, put together in a register (the first at
+    // the low end) and shifted down to the last `size` of them, then stored at once:
+    // written in pieces to memory and read back whole, they waited for the pieces
+    // (a failed store forwarding) at every number.
+    static_assert(std::endian::native == std::endian::little);
+    auto pair = [](std::uint32_t n) {
+      std::uint16_t p;
+      std::memcpy(&p, digit_pairs.text + 2 * n, 2);
+      return std::uint64_t{p};
+    };
+    std::uint64_t six = pair(v / 10000) | pair(v / 100 % 100) << 16 | pair(v % 100) << 32;
+    six >>= 8 * (6 - size);
+    std::memcpy(buf, &six, 8);
   }
 };
 static_assert(sizeof(Number::buf) >= plain_room);
 
 template <class Out, class T>
 [[gnu::always_inline]] inline void number_field(Out& out, const Key& key, T v) {
-  out.template plain<plain_room>(key, Number(v).text());
+  Number n(v);
+  // Most numbers fit in the eight bytes that short_digits and the small wholes store
+  // at once: copied as that word, which the copies then read back from the store
+  // (a wider load waited for the word to reach memory first, at every number).
+  if (n.size <= 8) return out.template plain<8>(key, n.text());
+  out.template plain<plain_room>(key, n.text());
 }
 
 // "0" to "9", each padded to plain_room.
@@ -1226,25 +1268,41 @@ struct RulesWriter::Printers {
                 std::size_t members, Print print) {
     bool same = run.depth == xml.depth() && run.number == number;
     for (std::size_t i = 0; same && i < N; ++i) same = run.texts[i].same(*texts[i]);
-    if (same) {
-      yaml.replay(run.bytes[0]);
-      xml.replay(run.bytes[1]);
-      json.replay(run.bytes[2]);
-      return;
-    }
+    if (same && replayed(run.bytes)) return;
     // Room for all the members up front, and the record's room after them (runs are
     // inside records), so that each file's bytes of the run are written in one piece:
     // a reservation inside could move the record to another window.
     std::size_t room = (members + 2) * 2 * Sink::slack + record_room;
     for (const extract::SharedText* t : texts) room += 6 * t->size();
-    const char* begin[3] = {yaml.out.reserve_more(room), xml.out.reserve_more(room), json.out.reserve_more(room)};
+    Sink* sinks[3] = {&yaml.out, &xml.out, &json.out};
+    KeptBytes& kept = run.bytes;
+    for (std::size_t i = 0; i < 3; ++i) {
+      kept.at[i] = sinks[i]->reserve_more(room);
+      kept.rooms[i] = sinks[i]->rooms();
+    }
     print();
-    run.bytes[0].assign(begin[0], yaml.out.cursor());
-    run.bytes[1].assign(begin[1], xml.out.cursor());
-    run.bytes[2].assign(begin[2], json.out.cursor());
+    bool whole = true;
+    for (std::size_t i = 0; i < 3; ++i) {
+      kept.size[i] = static_cast<std::size_t>(sinks[i]->cursor() - kept.at[i]);
+      whole &= kept.rooms[i] == sinks[i]->rooms();
+    }
     for (std::size_t i = 0; i < N; ++i) run.texts[i] = *texts[i];
     run.number = number;
-    run.depth = xml.depth();
+    run.depth = whole ? xml.depth() : max_depth;
+  }
+  /// Copies a run's bytes in each file from where they were printed, with the record's
+  /// room after them (see record()); false, and nothing written, if a sink's room
+  /// changed since, or changed to make room for the copy.
+  bool replayed(const KeptBytes& kept) {
+    char* at[3] = {yaml.out.reserve_more(kept.size[0] + record_room), xml.out.reserve_more(kept.size[1] + record_room),
+                   json.out.reserve_more(kept.size[2] + record_room)};
+    if (kept.rooms[0] != yaml.out.rooms() || kept.rooms[1] != xml.out.rooms() || kept.rooms[2] != json.out.rooms())
+      [[unlikely]] return false;
+    // The copy lies after the run, in the same room: the two do not overlap.
+    yaml.out.commit(put(at[0], std::string_view(kept.at[0], kept.size[0])));
+    xml.out.commit(put(at[1], std::string_view(kept.at[1], kept.size[1])));
+    json.out.commit(put(at[2], std::string_view(kept.at[2], kept.size[2])));
+    return true;
   }
 
   void begin_document(const Key& root, std::string_view version) {

@@ -511,9 +511,11 @@ TEST_CASE("numbers print as nlohmann prints them, a non-finite one as null") {
 }
 
 TEST_CASE("integral numbers print as nlohmann's shortest form, up to where it takes an exponent") {
-  // The writer prints a whole number below 10^15 as an integer and ".0" itself; the
-  // values around that bound, zero of either sign and fractions go to nlohmann's form.
-  const std::vector<double> values = {0.0, -0.0, 1, -1, 2, 10, 100, 1000, 999999, 1000000, 123456789,
+  // The writer prints a whole number below 10^15 as an integer and ".0" itself (those
+  // from -9 to 9 from a table); the values around those bounds, zero of either sign and
+  // fractions go to nlohmann's form.
+  const std::vector<double> values = {0.0, -0.0, 1, -1, 2, -2, 9, -9, 9.5, -9.5, 9.999999999999998, -10,
+                                      10, 100, 1000, 999999, 1000000, 123456789,
                                       -987654321, 1e14, 999999999999999.0, -999999999999999.0, 1e15, -1e15,
                                       1e15 + 1, 1e16, 9007199254740992.0, 0.5, -0.5, 2.5, 1e-5,
                                       4503599627370495.5};
@@ -531,6 +533,8 @@ TEST_CASE("integral numbers print as nlohmann's shortest form, up to where it ta
   auto json = db.render().json;
   CHECK(json.find("\"value\":999999999999999.0,") != std::string::npos);
   CHECK(json.find("\"value\":-0.0,") != std::string::npos);
+  CHECK(json.find("\"value\":-9.0,") != std::string::npos);
+  CHECK(json.find("\"value\":-10.0,") != std::string::npos);
   CHECK(json.find("\"value\":1e+15,") != std::string::npos);
   CHECK(json.find("\"points\":[]") != std::string::npos);
 }

@@ -343,29 +343,29 @@ TEST_CASE("an atomic file of any size ends where its bytes end, on every path of
 
 TEST_CASE("a write that fails in a direct block fails the file, and the old one stays") {
   for (auto mode : kEveryPath) {
-  CAPTURE(static_cast<int>(mode));
-  wikic::test::ScratchDir dir;
-  std::string error;
-  auto path = (dir / "rules.json").string();
-  REQUIRE(write_file_atomic(path, "old rules\n", error));
-  AtomicFile file(path, mode);
-  REQUIRE(file.open(error));
-  // As in the test of commit_together: a size limit stands in for a full disk, here
-  // inside the second 4 MB block.
-  struct rlimit old_limit {};
-  REQUIRE(::getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
-  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
-  struct rlimit limit = old_limit;
-  limit.rlim_cur = 6'000'000;
-  REQUIRE(::setrlimit(RLIMIT_FSIZE, &limit) == 0);
-  file.stream() << std::string(9'000'000, 'j');
-  bool committed = file.commit(error);
-  ::setrlimit(RLIMIT_FSIZE, &old_limit);
-  std::signal(SIGXFSZ, old_handler);
-  CHECK_FALSE(committed);
-  CHECK(error == path + ": File too large");
-  CHECK(wikic::test::slurp(path) == "old rules\n");
-  CHECK(folder_entries(dir.path) == std::vector<std::string>{"rules.json"});
+    CAPTURE(static_cast<int>(mode));
+    wikic::test::ScratchDir dir;
+    std::string error;
+    auto path = (dir / "rules.json").string();
+    REQUIRE(write_file_atomic(path, "old rules\n", error));
+    AtomicFile file(path, mode);
+    REQUIRE(file.open(error));
+    // As in the test of commit_together: a size limit stands in for a full disk, here
+    // inside the second 4 MB block.
+    struct rlimit old_limit {};
+    REQUIRE(::getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+    auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit limit = old_limit;
+    limit.rlim_cur = 6'000'000;
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &limit) == 0);
+    file.stream() << std::string(9'000'000, 'j');
+    bool committed = file.commit(error);
+    ::setrlimit(RLIMIT_FSIZE, &old_limit);
+    std::signal(SIGXFSZ, old_handler);
+    CHECK_FALSE(committed);
+    CHECK(error == path + ": File too large");
+    CHECK(wikic::test::slurp(path) == "old rules\n");
+    CHECK(folder_entries(dir.path) == std::vector<std::string>{"rules.json"});
   }
 }
 

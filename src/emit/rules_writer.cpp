@@ -935,29 +935,21 @@ struct Number {
     size = std::to_chars(buf, buf + sizeof buf, v).ptr - buf;
   }
   explicit Number(double v) {
-    // Most points values are whole amounts from -9 to 9 (267 of a seed page's 281):
-    // a table's word each, before the tests below. -0.0 goes on to nlohmann's form,
-    // which writes its sign.
-    if (v > -10 && v < 10) {
-      auto whole = static_cast<int>(v);
-      if (static_cast<double>(whole) == v && (whole != 0 || !std::signbit(v))) {
-        std::memcpy(buf, small_wholes.text[whole + 9], 8);
-        size = 3 + (whole < 0);
-        return;
-      }
-    }
-    if (!std::isfinite(v)) {
-      size = 4;
-      std::char_traits<char>::copy(buf, "null", 4);
-      return;
-    }
     // An integral value below 10^15 (what nlohmann's format writes without an
     // exponent; every one is exact in a double) prints as its digits and ".0", the
     // shortest text that reads back as it: most points values are such, and the
-    // shortest-digit search costs ten times the integer's printing.
+    // shortest-digit search costs ten times the integer's printing. The commonest,
+    // whole amounts from -9 to 9 (267 of a seed page's 281), are a table's word each.
+    // -0.0 goes on to nlohmann's form, which writes its sign; NaN and the infinities
+    // fail the range test.
     if (v > -1e15 && v < 1e15) {
       auto whole = static_cast<std::int64_t>(v);
       if (static_cast<double>(whole) == v && (whole != 0 || !std::signbit(v))) {
+        if (whole > -10 && whole < 10) {
+          std::memcpy(buf, small_wholes.text[whole + 9], 8);
+          size = 3 + (whole < 0);
+          return;
+        }
         if (whole >= 0 && whole < 1000000) {
           short_digits(static_cast<std::uint32_t>(whole));
         } else {
@@ -967,6 +959,11 @@ struct Number {
         buf[size++] = '0';
         return;
       }
+    }
+    if (!std::isfinite(v)) {
+      size = 4;
+      std::char_traits<char>::copy(buf, "null", 4);
+      return;
     }
     size = nlohmann::detail::to_chars(buf, buf + sizeof buf, v) - buf;
   }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "support/ref_count.hpp"
 
 #ifdef WIKIC_MIMALLOC
 #include <mimalloc.h>
@@ -14,6 +15,9 @@
 
 int main(int argc, char** argv) {
   using namespace wikic::cli;
+  // Every record this program makes is dropped on the thread that made it; the one
+  // other thread (the rule files' block writer) handles bytes only.
+  wikic::support::RefCount::confine_to_this_thread();
   CLI::App app{"wikic: compiles Wikicarpedia's MediaWiki export into a rule database", "wikic"};
   std::string version = std::string("wikic ") + WIKIC_VERSION;
 #ifdef WIKIC_MIMALLOC

@@ -4,9 +4,10 @@
 // few allocations left per rule, and as many frees when the page's rules were dropped.
 #pragma once
 #include <initializer_list>
-#include <memory>
 #include <string>
 #include <vector>
+
+#include "support/ref_count.hpp"
 
 namespace wikic::extract {
 
@@ -20,7 +21,7 @@ public:
   SharedList() = default;
   // Implicit, so that a record's field takes a list as it did when it was a vector.
   SharedList(std::vector<std::string> items)
-      : rep_(items.empty() ? nullptr : std::make_shared<const std::vector<std::string>>(std::move(items))) {}
+      : rep_(items.empty() ? Rep() : Rep::make(std::move(items))) {}
   SharedList(std::initializer_list<std::string> items) : SharedList(std::vector<std::string>(items)) {}
   template <class It>
   SharedList(It first, It last) : SharedList(std::vector<std::string>(first, last)) {}
@@ -46,7 +47,8 @@ private:
     static const std::vector<std::string> empty;
     return empty;
   }
-  std::shared_ptr<const std::vector<std::string>> rep_;
+  using Rep = support::SharedConst<std::vector<std::string>>;
+  Rep rep_;
 };
 
 }  // namespace wikic::extract

@@ -5,7 +5,6 @@
 // strings those were most of a page's allocations in extraction, each read cold again
 // by the printers.
 #pragma once
-#include <atomic>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +16,7 @@
 #include <utility>
 
 #include "select/probe_table.hpp"
+#include "support/ref_count.hpp"
 
 namespace wikic::extract {
 
@@ -28,7 +28,7 @@ public:
   SharedText(const std::string& s) : SharedText(std::string_view(s)) {}
   SharedText(const char* s) : SharedText(std::string_view(s)) {}
   SharedText(const SharedText& o) noexcept : rep_(o.rep_) {
-    if (rep_) rep_->refs.fetch_add(1, std::memory_order_relaxed);
+    if (rep_) rep_->refs.add();
   }
   SharedText(SharedText&& o) noexcept : rep_(o.rep_) { o.rep_ = nullptr; }
   // Inline, and no count touched when both hold the same text: a rule takes about ten
@@ -38,7 +38,7 @@ public:
     Rep* const kept = rep_;
     if (kept == o.rep_) return *this;
     rep_ = o.rep_;
-    if (rep_) rep_->refs.fetch_add(1, std::memory_order_relaxed);
+    if (rep_) rep_->refs.add();
     if (kept) release(kept);
     return *this;
   }
@@ -85,10 +85,11 @@ public:
 
 private:
   // The count and the bytes in one allocation (a shared_ptr to a std::string was two for
-  // any text longer than the string's own buffer). Counted atomically: a record may be
-  // dropped on another thread than the memo that still shares its text.
+  // any text longer than the string's own buffer). Counted atomically unless the program
+  // confined counts to one thread (support::RefCount): a record may be dropped on
+  // another thread than the memo that still shares its text.
   struct Rep {
-    std::atomic<std::size_t> refs;
+    support::RefCount refs;
     std::size_t size;
     /// The `size` bytes and a terminating 0, right after the header.
     char* data() { return reinterpret_cast<char*>(this + 1); }
@@ -96,17 +97,13 @@ private:
   };
   static Rep* make(std::string_view s) {
     void* memory = ::operator new(sizeof(Rep) + s.size() + 1);
-    Rep* r = ::new (memory) Rep{{1}, s.size()};
+    Rep* r = ::new (memory) Rep{support::RefCount(1), s.size()};
     std::memcpy(r->data(), s.data(), s.size());
     r->data()[s.size()] = 0;
     return r;
   }
-  // A count of 1 is this holder's own: no other holder exists that could copy the text
-  // meanwhile, so the last release frees it without a locked subtract (each text a page
-  // makes dies with its records or memos: one locked operation fewer per text). The
-  // acquire load pairs with the release half of the other holders' earlier subtracts.
   [[gnu::noinline]] static void release(Rep* rep) noexcept {
-    if (rep->refs.load(std::memory_order_acquire) == 1 || rep->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (rep->refs.drop()) {
       rep->~Rep();
       ::operator delete(rep);
     }

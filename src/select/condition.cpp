@@ -110,11 +110,7 @@ Condition overflow_condition() {
   return c;
 }
 
-Condition::Condition(std::vector<Term> terms) {
-  auto rep = std::make_shared<Rep>();
-  rep->terms = std::move(terms);
-  rep_ = std::move(rep);
-}
+Condition::Condition(std::vector<Term> terms) : rep_(support::SharedConst<Rep>::make(std::move(terms))) {}
 
 Condition Condition::always() { return Condition(); }
 

@@ -7,10 +7,11 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "support/ref_count.hpp"
 
 namespace wikic::select {
 
@@ -77,7 +78,7 @@ private:
     return terms;
   }
   explicit Condition(std::vector<Term> terms);
-  std::shared_ptr<const Rep> rep_;
+  support::SharedConst<Rep> rep_;
   bool overflowed_ = false;
 };
 

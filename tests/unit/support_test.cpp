@@ -1,5 +1,5 @@
 // Unit tests of src/support: line index, positions, SHA-1 in MediaWiki's base 36,
-// UTF-8 validation, atomic writes and the byte scans.
+// UTF-8 validation, atomic writes, the byte scans and the shared objects' counts.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -9,10 +9,12 @@
 #include <csignal>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/diagnostic.hpp"
 #include "support/files.hpp"
+#include "support/ref_count.hpp"
 #include "support/scan.hpp"
 #include "support/sha1.hpp"
 #include "support/source.hpp"
@@ -572,4 +574,99 @@ TEST_CASE("scan_counting_lines stops where a byte-by-byte search stops and count
       }
     }
   }
+}
+
+namespace {
+// Counts its destructions, so that a test sees when the last holder let go.
+struct Tracked {
+  Tracked(int v, int* d) : value(v), destroyed(d) {}
+  Tracked(const Tracked&) = delete;
+  ~Tracked() { ++*destroyed; }
+  int value;
+  int* destroyed;
+};
+}  // namespace
+
+TEST_CASE("SharedConst: copies share one object and the last holder frees it") {
+  int destroyed = 0;
+  {
+    auto a = SharedConst<Tracked>::make(7, &destroyed);
+    SharedConst<Tracked> b = a;
+    CHECK(b == a);
+    CHECK(b.get() == a.get());
+    CHECK(b->value == 7);
+    SharedConst<Tracked> c = std::move(b);
+    CHECK_FALSE(b);
+    CHECK(c == a);
+    const SharedConst<Tracked>& same = c;
+    c = same;  // assigning a holder its own object changes nothing
+    CHECK(c == a);
+    auto d = SharedConst<Tracked>::make(8, &destroyed);
+    c = d;
+    CHECK(destroyed == 0);  // `a` still holds the first object
+    a = d;
+    CHECK(destroyed == 1);
+    CHECK(a->value == 8);
+    SharedConst<Tracked> empty;
+    a = empty;
+    c = std::move(empty);
+    CHECK_FALSE(a);
+    CHECK(destroyed == 1);  // `d` still holds the second
+  }
+  CHECK(destroyed == 2);
+}
+
+TEST_CASE("RefCount: unconfined counts stay exact while threads copy and drop one object") {
+  // A plain increment here loses updates between the threads: the object is then freed
+  // early (a use after free under AddressSanitizer) or never.
+  int destroyed = 0;
+  {
+    auto shared = SharedConst<Tracked>::make(1, &destroyed);
+    std::vector<std::thread> threads;
+    std::vector<long> seen(4);
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&shared, &seen, t] {
+        for (int i = 0; i < 200000; ++i) {
+          SharedConst<Tracked> copy = shared;
+          SharedConst<Tracked> other;
+          other = copy;
+          seen[t] += other->value;
+        }
+      });
+    for (auto& t : threads) t.join();
+    for (long n : seen) CHECK(n == 200000);
+    CHECK(destroyed == 0);
+  }
+  CHECK(destroyed == 1);
+}
+
+TEST_CASE("RefCount: counts confined to one thread free on that thread, and another thread's update is stopped") {
+  // Confinement is for the whole process, so it is tried in a child.
+  auto run_child = [](bool other_thread) {
+    pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      RefCount::confine_to_this_thread();
+      int destroyed = 0;
+      {
+        auto a = SharedConst<Tracked>::make(3, &destroyed);
+        SharedConst<Tracked> b = a, c;
+        c = b;
+        b = SharedConst<Tracked>();
+        if (other_thread) std::thread([&a] { SharedConst<Tracked> copy = a; }).join();
+      }
+      ::_exit(destroyed == 1 ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return status;
+  };
+  int status = run_child(false);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+#ifdef _GLIBCXX_ASSERTIONS
+  status = run_child(true);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGABRT);
+#endif
 }

@@ -57,7 +57,7 @@ Runner add_compile(CLI::App& app) {
     // unbuffered, and a system call per line was a measurable part of a large run.
     std::string page_lines;
     auto record_page = [&](const support::Diagnostic& d) {
-      page_lines += d.format();
+      d.format_to(page_lines);
       page_lines += '\n';
     };
     support::DiagnosticSink sink(record);

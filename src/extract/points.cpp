@@ -166,8 +166,11 @@ void find_points(std::string_view text, std::vector<Points>& out, const PointBas
   const char* begin = text.data();
   const char* end = begin + text.size();
   const char* limit = begin + last_point;
-  grammar::PointsExpression e;  // one for every candidate: parse_points clears it
-  std::string key;              // a basis's key in `bases`, its room kept from one to the next
+  // One for every candidate (parse_points clears it), and kept from text to text: a per
+  // clause is often longer than a string holds inline, and a fresh one per text made its
+  // string again for each rule's search.
+  thread_local grammar::PointsExpression e;
+  thread_local std::string key;  // a basis's key in `bases`, its room kept from one to the next
   for (const char* p = begin; p <= limit;) {
     bool boundary = p == begin || !(byte_class(p[-1]) & kAlnum);
     if (!boundary) {

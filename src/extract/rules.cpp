@@ -290,7 +290,7 @@ private:
   std::size_t size_ = 0, capacity_ = 0;
 };
 
-/// Builds clean() text from pieces: whitespace collapsed to single spaces, trimmed, and
+/// Builds a clean text from pieces: whitespace collapsed to single spaces, trimmed, and
 /// a dangling trigger arrow dropped. Appends whole runs of non-space bytes at once (rule
 /// texts are megabytes per page). `Out` is a std::string or a TextBuffer. Into a
 /// TextBuffer the pieces are copied as they come and cleaned in place by finish(): a
@@ -532,13 +532,15 @@ private:
 };
 using Cleaner = BasicCleaner<std::string>;
 
-std::string clean(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  Cleaner c(out);
+/// `s` cleaned in `buffer` (a caller's, kept between calls), valid until its next use:
+/// a record copies it out at its own size, where a string of its own made room for the
+/// whole uncleaned text.
+std::string_view clean_into(TextBuffer& buffer, std::string_view s) {
+  buffer.start(s.size());
+  BasicCleaner<TextBuffer> c(buffer);
   c.append(s);
   c.finish();
-  return out;
+  return buffer.view();
 }
 
 /// slug() in a buffer of its own, valid until the next call: a caller that copies it
@@ -1008,10 +1010,22 @@ private:
   std::uint32_t place_source_ = UINT32_MAX;  ///< the source place() looked up last…
   bool place_source_is_page_ = false;        ///< …and whether it is the page
   std::string unique_id(std::string id);
-  /// clean(doc_.plain_text(id)) without the intermediate string. With `prefix`, it may
+  /// doc_.plain_text(id) cleaned, without the intermediate string. With `prefix`, it may
   /// stop early: then the result is longer than `prefix` and its first `prefix` bytes are
   /// the full text's (enough to test the text's start; see node_text()).
-  std::string node_text(NodeId id, std::size_t prefix = std::string::npos) const;
+  std::string node_text(NodeId id, std::size_t prefix = std::string::npos) const {
+    std::string out;
+    node_text_into(out, id, prefix);
+    return out;
+  }
+  /// node_text() in a buffer kept between calls, valid until the next call: for texts
+  /// that are only looked at or copied into a SharedText (a heading's, a step's), whose
+  /// own string was an allocation for any text past the string's inner buffer.
+  std::string_view node_text_view(NodeId id, std::size_t prefix = std::string::npos) const {
+    node_text_into(node_text_buffer_, id, prefix);
+    return node_text_buffer_;
+  }
+  void node_text_into(std::string& out, NodeId id, std::size_t prefix) const;
   /// False when node_text(id) starts with none of `starts`, as the first text of `id`
   /// already shows; true when it may (then node_text decides).
   bool may_start_with(NodeId id, const std::vector<std::string>& starts) const;
@@ -1040,7 +1054,9 @@ private:
   support::DiagnosticSink& sink_;
   const Mapping& m_;
   const select::Vocabulary& v_;
-  std::unordered_map<std::string_view, std::size_t> by_marker_;  ///< marker → Expansion::semantic index
+  /// (marker, Expansion::semantic index), sorted: one allocation for the page's semantic
+  /// templates, where a hash map made a node for each.
+  std::vector<std::pair<std::string_view, std::size_t>> by_marker_;
   PageRules out_;
   NodeTable<char> cell_done_;
   PageIds ids_;
@@ -1058,6 +1074,9 @@ private:
   mutable NodeTable<std::int16_t> first_bytes_;
   support::DiagnosticSink quiet_;
   std::string id_prefix_;  ///< finish_rule's "page/step/block/"
+  mutable std::string node_text_buffer_;  ///< node_text_view()'s
+  std::string block_name_;  ///< a block's image name as block_row reads it
+  TextBuffer clean_text_;   ///< a block's name or a comment cleaned, before its record's copy
   SharedText id_prefix_place_, id_prefix_block_;
   std::string title_slug_;  ///< the page's part of every id, with its separator
   bool id_prefix_valid_ = false;
@@ -1237,7 +1256,9 @@ PageRules PageExtractor::run() {
   out_.revision = page_.revision.id;
   out_.timestamp = page_.revision.timestamp;
   const std::string& text = page_.revision.text;
-  for (std::size_t i = 0; i < expansion_.semantic.size(); ++i) by_marker_[expansion_.semantic[i].marker] = i;
+  by_marker_.reserve(expansion_.semantic.size());
+  for (std::size_t i = 0; i < expansion_.semantic.size(); ++i) by_marker_.emplace_back(expansion_.semantic[i].marker, i);
+  std::sort(by_marker_.begin(), by_marker_.end());
   cell_done_.reset(doc_.size(), 0);
   facts_.reset(doc_.size(), 0);
   static_assert(kFirstByteUnknown == -1, "first_bytes_ is made of 0xFF bytes");
@@ -1282,7 +1303,9 @@ PageRules PageExtractor::run() {
       out_.cells.total += cells;
       count_use("comment", cells);
     }
-    out_.non_rules.emplace_back("comment", clean(body.substr(0, 80)), pos.line, pos.column, cells);
+    // Copied out at its size: a short comment's text fits in its string's own room.
+    out_.non_rules.emplace_back("comment", std::string(clean_into(clean_text_, body.substr(0, 80))), pos.line,
+                                pos.column, cells);
     if (end == std::string::npos) break;
   }
   auto before = [](const NonRule& a, const NonRule& b) { return std::tie(a.line, a.column) < std::tie(b.line, b.column); };
@@ -1480,8 +1503,8 @@ const std::string& PageExtractor::kind_of(const Node& cell) const {
 //
 // finish() only trims a tail of arrows and spaces, so once a byte that is neither stands
 // at or past `prefix`, the first `prefix` bytes are final and the walk can stop.
-std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
-  std::string out;
+void PageExtractor::node_text_into(std::string& out, NodeId id, std::size_t prefix) const {
+  out.clear();
   Cleaner c(out);
   NodeId n = id;
   std::size_t checked = prefix;  // bytes of `out` before this are not looked at again
@@ -1516,11 +1539,10 @@ std::string PageExtractor::node_text(NodeId id, std::size_t prefix) const {
     if (x.kind == NodeKind::Text) done = feed(bytes_of(doc_, x));
     else if (x.kind == NodeKind::Entity) done = feed(parse::decode_entity(doc_.text(x)));
     else if (x.kind == NodeKind::Comment || x.kind == NodeKind::Template) descend = false;
-    if (done) return out;
+    if (done) return;
     n = parse::next_in_subtree(doc_, id, n, descend);
   }
   c.finish();
-  return out;
 }
 
 // node_text(id)'s first byte is the first byte of the text that is not whitespace,
@@ -1571,7 +1593,7 @@ int PageExtractor::find_first_byte(NodeId id) const {
 
 int PageExtractor::search_first_byte(NodeId id) const {
   auto exact = [&] {
-    std::string t = node_text(id, 0);
+    const std::string_view t = node_text_view(id, 0);
     return t.empty() ? kTrimmedEmpty : static_cast<int>(static_cast<unsigned char>(t[0]));
   };
   auto passed = [&](NodeId left) {
@@ -1707,7 +1729,7 @@ bool PageExtractor::visit(NodeId id) {
   if (n.source != 0) return false;  // parameter fragments are read by their template's rule
   switch (n.kind) {
     case NodeKind::Heading:
-      section_ = node_text(id);
+      section_ = node_text_view(id);
       phase_ = SharedText();
       round_ = SharedText();
       step_ = SharedText();
@@ -1754,7 +1776,7 @@ inline void PageExtractor::leave(NodeId id) {
 void PageExtractor::heading_text(NodeId id) {
   const Node& n = doc_.node(id);
   if (facts(n).phase_box) {
-    phase_ = node_text(id);
+    phase_ = node_text_view(id);
     round_ = SharedText();
     step_ = SharedText();
     block_ = SharedText();
@@ -1771,10 +1793,10 @@ void PageExtractor::heading_text(NodeId id) {
   int first = first_byte(title);
   if (!m_.heading_any && (first < 0 || !m_.heading_initials[static_cast<std::size_t>(first)])) return;
   if (!may_start_with(title, m_.heading_starts)) return;
-  std::string t = node_text(title, m_.heading_prefix);
+  std::string_view t = node_text_view(title, m_.heading_prefix);
   bool whole = false;
   auto complete = [&] {
-    if (!whole) t = node_text(title);
+    if (!whole) t = node_text_view(title);
     whole = true;
   };
   for (const auto& p : m_.round_prefixes)
@@ -1802,10 +1824,10 @@ bool PageExtractor::non_rule_text(NodeId id, int first) {
   if (!m_.non_rule_any && (first < 0 || !m_.non_rule_initials[static_cast<std::size_t>(first)]))
     return false;
   if (!may_start_with(id, m_.non_rule_starts)) return false;
-  std::string t = node_text(id, m_.non_rule_prefix);
+  const std::string_view start_text = node_text_view(id, m_.non_rule_prefix);
   for (const auto& [reason, start] : m_.non_rules)
-    if (starts_with(t, start)) {
-      t = node_text(id);
+    if (starts_with(start_text, start)) {
+      std::string t = node_text(id);
       auto p = position_at(n.span.begin);
       std::size_t cells = 0;
       for (NodeId c = n.first_child; c != kNoNode; c = doc_.node(c).next_sibling)
@@ -1905,22 +1927,27 @@ void PageExtractor::block_row(NodeId row) {
     }
   }
   if (image == kNoNode || !table) return;
-  std::string name(doc_.node(image).name);
-  if (auto colon = name.find(':'); colon != std::string::npos) name.erase(0, colon + 1);
-  if (auto dot = name.rfind('.'); dot != std::string::npos) name.erase(dot);
+  // The name is cut as a view and cleaned in a buffer kept between blocks: only the
+  // block's own text is a fresh allocation (the name's copy and the cleaned string were
+  // two more for each block of a page).
+  std::string_view name = doc_.node(image).name;
+  if (auto colon = name.find(':'); colon != std::string_view::npos) name.remove_prefix(colon + 1);
+  if (auto dot = name.rfind('.'); dot != std::string_view::npos) name = name.substr(0, dot);
   for (const auto& p : m_.image_prefixes)
     if (starts_with(name, p)) {
-      name.erase(0, p.size());
+      name.remove_prefix(p.size());
       break;
     }
   for (const auto& sfx : m_.image_suffixes)
     if (name.size() > sfx.size() && name.compare(name.size() - sfx.size(), sfx.size(), sfx) == 0) {
-      name.erase(name.size() - sfx.size());
+      name.remove_suffix(sfx.size());
       break;
     }
-  std::replace(name.begin(), name.end(), '_', ' ');
+  std::string& spaced = block_name_;
+  spaced.assign(name);
+  std::replace(spaced.begin(), spaced.end(), '_', ' ');
   block_stack_.emplace_back(row, block_);
-  block_ = clean(name);
+  block_ = shared(clean_into(clean_text_, spaced));
 }
 
 bool PageExtractor::image_only(NodeId cell, NodeId& image) const {
@@ -2177,7 +2204,7 @@ bool PageExtractor::scoring_row(NodeId node) {
   auto flag = [&](const std::string& name) {
     NodeId f = param_fragment(node, name);
     if (f == kNoNode) return false;
-    std::string v = lower(node_text(f));
+    std::string v = lower(node_text_view(f));
     return v != "false" && v != "no" && v != "0";
   };
   rule.core = flag("corefeature");
@@ -2216,8 +2243,16 @@ bool PageExtractor::scoring_row(NodeId node) {
   if (NodeId f = param_fragment(node, "description"); f != kNoNode) collect(f, true_condition_, d, false, 0);
   if (NodeId f = param_fragment(node, "rules"); f != kNoNode) collect(f, true_condition_, r, true, 0);
   // The marker text names the expander's node (markers are unique).
-  auto at = n.source == 0 ? by_marker_.find(doc_.text(n)) : by_marker_.end();
-  finish_rule(rule, node, node, d, r, at == by_marker_.end() ? SIZE_MAX : at->second, CellRead{}, CellRead{});
+  // Markers are unique; were one not, its last template would answer, as a map's
+  // assignment in marker order had it.
+  std::size_t origin = SIZE_MAX;
+  if (n.source == 0) {
+    const std::string_view marker = doc_.text(n);
+    auto after = std::upper_bound(by_marker_.begin(), by_marker_.end(), marker,
+                                  [](std::string_view m, const auto& e) { return m < e.first; });
+    if (after != by_marker_.begin() && std::prev(after)->first == marker) origin = std::prev(after)->second;
+  }
+  finish_rule(rule, node, node, d, r, origin, CellRead{}, CellRead{});
   return false;
 }
 
@@ -2237,9 +2272,9 @@ void PageExtractor::triggers_in(NodeId cell, std::vector<std::string>& out) cons
           std::string t = trigger;
           NodeId next = n.next_sibling;
           if (t == "robbers" && next != kNoNode && doc_.node(next).kind == NodeKind::Bold &&
-              node_text(next) == m_.plus_suffix)
+              node_text_view(next) == m_.plus_suffix)
             t = m_.plus_trigger;
-          out.push_back(t);
+          out.push_back(std::move(t));
         }
     }
     id = parse::next_in_subtree(doc_, cell, id, descend, [&](NodeId left) {
@@ -2309,7 +2344,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
           add_once(out.references, name + ":" + target);
         }
         // Only "image" is asked of the variant: its text is read no further than that.
-        if (NodeId v = param_fragment(id, "variant"); v != kNoNode && node_text(v, 5) == "image") return;
+        if (NodeId v = param_fragment(id, "variant"); v != kNoNode && node_text_view(v, 5) == "image") return;
         NodeId f = param_fragment(id, "text");
         if (f == kNoNode) f = param_fragment(id, "name");
         if (f != kNoNode) collect(f, cond, out, skip_lists, depth + 1);
@@ -3133,13 +3168,15 @@ void PageExtractor::finish_rule(Rule& rule, NodeId at, NodeId cond_node, const C
     rule.parent = out_.rules[parent ? *parent : rule_stack_.back().second].id;
   } else {
     // page / step (else section) / block: the same figure's block recurs in several steps.
-    // That part changes only with the structure around the rows: kept between rules.
+    // That part changes only with the structure around the rows: kept between rules, and
+    // rebuilt in its own string from the slugs' views (the strings of the slugs and of
+    // their sums were a few allocations each time the block changed).
     const SharedText& place_name = !step_.empty() ? step_ : section_;
     if (!id_prefix_valid_ || place_name != id_prefix_place_ || block_ != id_prefix_block_) {
-      if (title_slug_.empty()) title_slug_ = slug(page_.title, m_.id_words) + m_.id_separator;
-      std::string where = slug(place_name, m_.id_words);
-      id_prefix_ = title_slug_ + (where.empty() ? "page" : where) + m_.id_separator;
-      if (!block_.empty()) id_prefix_ += slug(block_, m_.id_words) + m_.id_separator;
+      if (title_slug_.empty()) title_slug_.assign(slug_view(page_.title, m_.id_words)).append(m_.id_separator);
+      const std::string_view where = slug_view(place_name, m_.id_words);
+      id_prefix_.assign(title_slug_).append(where.empty() ? std::string_view("page") : where).append(m_.id_separator);
+      if (!block_.empty()) id_prefix_.append(slug_view(block_, m_.id_words)).append(m_.id_separator);
       id_prefix_place_ = place_name;
       id_prefix_block_ = block_;
       id_prefix_valid_ = true;

@@ -16,10 +16,15 @@ const char* to_string(Severity s) {
 }
 
 std::string Diagnostic::format() const {
+  std::string out;
+  format_to(out);
+  return out;
+}
+
+void Diagnostic::format_to(std::string& out) const {
   // Sized once: every warning of a run is formatted, and growing the line piecewise
   // cost three allocations each.
-  std::string out;
-  out.reserve(file.size() + message.size() + 40);
+  out.reserve(out.size() + file.size() + message.size() + 40);
   out += file;
   if (where.line > 0) {
     char digits[32];
@@ -34,7 +39,6 @@ std::string Diagnostic::format() const {
   out += to_string(severity);
   out += ": ";
   out += message;
-  return out;
 }
 
 void DiagnosticSink::report(Diagnostic d) {

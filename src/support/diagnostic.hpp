@@ -23,6 +23,9 @@ struct Diagnostic {
   std::string message;
   /// `file:line:col: severity: message`, without a trailing newline.
   std::string format() const;
+  /// format() appended to `out`: a page's lines gathered in one string need no string
+  /// of their own each.
+  void format_to(std::string& out) const;
 };
 
 /// Collects diagnostics, counts them, and forwards each to an optional printer.

@@ -141,6 +141,12 @@ TEST_CASE("diagnostics print GNU style and are counted") {
   CHECK(sink.warnings() == 1);
   CHECK(sink.all()[0].format() == "dump.xml:3:7: error: bad thing");
   CHECK(sink.all()[1].format() == "dump.xml: warning: no position");
+  // format_to appends to what the string holds (a page's lines gathered in one string).
+  std::string lines = "earlier\n";
+  sink.all()[0].format_to(lines);
+  lines += '\n';
+  sink.all()[1].format_to(lines);
+  CHECK(lines == "earlier\ndump.xml:3:7: error: bad thing\ndump.xml: warning: no position");
 }
 
 TEST_CASE("atomic write replaces a file whole and reports failures") {

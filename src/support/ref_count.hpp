@@ -1,7 +1,7 @@
 // RefCount: the reference count of the immutable objects that records share (extract's
 // SharedText, SharedList, select's Condition), atomic unless the program declared that
 // those objects never leave the thread that made them: a locked add or subtract costs
-// about twenty cycles, and a compile updates such counts about 14 K times a page.
+// about twenty cycles, and a compile updated such counts about 12.5 K times a page.
 #pragma once
 #include <atomic>
 #include <cstddef>

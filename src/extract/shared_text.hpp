@@ -13,7 +13,6 @@
 #include <ostream>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include "select/probe_table.hpp"
 #include "support/ref_count.hpp"
@@ -27,30 +26,6 @@ public:
   SharedText(std::string_view s) : rep_(s.empty() ? nullptr : make(s)) {}
   SharedText(const std::string& s) : SharedText(std::string_view(s)) {}
   SharedText(const char* s) : SharedText(std::string_view(s)) {}
-  SharedText(const SharedText& o) noexcept : rep_(o.rep_) {
-    if (rep_) rep_->refs.add();
-  }
-  SharedText(SharedText&& o) noexcept : rep_(o.rep_) { o.rep_ = nullptr; }
-  // Inline, and no count touched when both hold the same text: a rule takes about ten
-  // texts from the block around it and the memos (into fields still empty), and the
-  // copy-and-swap out of line was a call and a temporary's release per field.
-  SharedText& operator=(const SharedText& o) noexcept {
-    Rep* const kept = rep_;
-    if (kept == o.rep_) return *this;
-    rep_ = o.rep_;
-    if (rep_) rep_->refs.add();
-    if (kept) release(kept);
-    return *this;
-  }
-  SharedText& operator=(SharedText&& o) noexcept {
-    std::swap(rep_, o.rep_);
-    return *this;
-  }
-  // The empty test inline, the count out of line: a rule holds about sixteen texts, many
-  // of them empty, and GCC kept the whole release out of line, one call per field.
-  ~SharedText() {
-    if (rep_) release(rep_);
-  }
 
   std::string_view view() const { return rep_ ? std::string_view(rep_->data(), rep_->size) : std::string_view(); }
   operator std::string_view() const { return view(); }
@@ -94,6 +69,10 @@ private:
     /// The `size` bytes and a terminating 0, right after the header.
     char* data() { return reinterpret_cast<char*>(this + 1); }
     const char* data() const { return reinterpret_cast<const char*>(this + 1); }
+    static void destroy(Rep* rep) noexcept {
+      rep->~Rep();
+      ::operator delete(rep);
+    }
   };
   static Rep* make(std::string_view s) {
     void* memory = ::operator new(sizeof(Rep) + s.size() + 1);
@@ -102,13 +81,8 @@ private:
     r->data()[s.size()] = 0;
     return r;
   }
-  [[gnu::noinline]] static void release(Rep* rep) noexcept {
-    if (rep->refs.drop()) {
-      rep->~Rep();
-      ::operator delete(rep);
-    }
-  }
-  Rep* rep_ = nullptr;
+  // Copies, moves and releases as every shared record object's (support::CountedRef).
+  support::CountedRef<Rep> rep_;
 };
 
 /// A hash of a text for extraction's interning tables and memos, whose keys are mostly

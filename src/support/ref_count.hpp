@@ -2,10 +2,10 @@
 // SharedText, SharedList, select's Condition), atomic unless the program declared that
 // those objects never leave the thread that made them: a locked add or subtract costs
 // about twenty cycles, and a compile updated such counts about 12.5 K times a page.
+// CountedRef holds such an object for all of them; SharedConst is shared_ptr<const T>'s.
 #pragma once
 #include <atomic>
 #include <cstddef>
-#include <new>
 #include <utility>
 #ifdef _GLIBCXX_ASSERTIONS
 #include <cstdio>
@@ -73,6 +73,50 @@ private:
 #endif
 };
 
+/// A counted reference to a `Block` made with a count of 1 in its member `refs` and
+/// freed by `Block::destroy`: the holding side of every shared record object, so that
+/// copies, moves and assignments count alike in all of them. Copies are inline, and an
+/// assignment between holders of the same block touches no count (a rule takes about
+/// ten texts from the block around it and the memos); the release is out of line (a
+/// rule holds about sixteen texts, many of them empty, and inlined releases made each
+/// of its fields' destructors a copy of the count's code).
+template <class Block>
+class CountedRef {
+public:
+  CountedRef() = default;
+  /// Takes over the count of 1 that `block` was made with.
+  explicit CountedRef(Block* block) noexcept : block_(block) {}
+  CountedRef(const CountedRef& o) noexcept : block_(o.block_) {
+    if (block_) block_->refs.add();
+  }
+  CountedRef(CountedRef&& o) noexcept : block_(std::exchange(o.block_, nullptr)) {}
+  CountedRef& operator=(const CountedRef& o) noexcept {
+    Block* const kept = block_;
+    if (kept == o.block_) return *this;
+    block_ = o.block_;
+    if (block_) block_->refs.add();
+    if (kept) release(kept);
+    return *this;
+  }
+  CountedRef& operator=(CountedRef&& o) noexcept {
+    std::swap(block_, o.block_);
+    return *this;
+  }
+  ~CountedRef() {
+    if (block_) release(block_);
+  }
+
+  Block* operator->() const noexcept { return block_; }
+  explicit operator bool() const noexcept { return block_ != nullptr; }
+  friend bool operator==(const CountedRef& a, const CountedRef& b) noexcept { return a.block_ == b.block_; }
+
+private:
+  [[gnu::noinline]] static void release(Block* block) noexcept {
+    if (block->refs.drop()) Block::destroy(block);
+  }
+  Block* block_ = nullptr;
+};
+
 /// A shared_ptr<const T> for objects made once and then only read, with the count in
 /// the object's own allocation and kept by RefCount (shared_ptr's is always atomic once
 /// a program has started a thread, and the block writer is one).
@@ -83,44 +127,23 @@ public:
   template <class... Args>
   static SharedConst make(Args&&... args) {
     SharedConst p;
-    p.block_ = new Block{RefCount(1), T(std::forward<Args>(args)...)};
+    p.ref_ = CountedRef<Block>(new Block{RefCount(1), T(std::forward<Args>(args)...)});
     return p;
   }
-  SharedConst(const SharedConst& o) noexcept : block_(o.block_) {
-    if (block_) block_->refs.add();
-  }
-  SharedConst(SharedConst&& o) noexcept : block_(std::exchange(o.block_, nullptr)) {}
-  SharedConst& operator=(const SharedConst& o) noexcept {
-    Block* const kept = block_;
-    if (kept == o.block_) return *this;
-    block_ = o.block_;
-    if (block_) block_->refs.add();
-    if (kept) release(kept);
-    return *this;
-  }
-  SharedConst& operator=(SharedConst&& o) noexcept {
-    std::swap(block_, o.block_);
-    return *this;
-  }
-  ~SharedConst() {
-    if (block_) release(block_);
-  }
 
-  const T* get() const noexcept { return block_ ? &block_->value : nullptr; }
-  const T& operator*() const noexcept { return block_->value; }
-  const T* operator->() const noexcept { return &block_->value; }
-  explicit operator bool() const noexcept { return block_ != nullptr; }
-  friend bool operator==(const SharedConst& a, const SharedConst& b) noexcept { return a.block_ == b.block_; }
+  const T* get() const noexcept { return ref_ ? &ref_->value : nullptr; }
+  const T& operator*() const noexcept { return ref_->value; }
+  const T* operator->() const noexcept { return &ref_->value; }
+  explicit operator bool() const noexcept { return static_cast<bool>(ref_); }
+  friend bool operator==(const SharedConst& a, const SharedConst& b) noexcept { return a.ref_ == b.ref_; }
 
 private:
   struct Block {
     RefCount refs;
     T value;
+    static void destroy(Block* block) noexcept { delete block; }
   };
-  static void release(Block* block) noexcept {
-    if (block->refs.drop()) delete block;
-  }
-  Block* block_ = nullptr;
+  CountedRef<Block> ref_;
 };
 
 }  // namespace wikic::support

@@ -264,6 +264,18 @@ public:
       out[n - 1] = p[n - 1];
     }
   }
+  /// put() of a run with sixteen readable bytes from its start (Run::readable16), into
+  /// room for sixteen more bytes than the texts (start(room + 16)): a text of at most
+  /// sixteen bytes is one 16-byte copy, the bytes past it overwritten by the next piece
+  /// or left past the end. Runs are a few bytes each, and put()'s choice among its four
+  /// sizes was a mispredicted branch for one run in two.
+  void put16(std::string_view s) {
+    if (s.size() > 16) return put(s);
+    char block[16];
+    std::memcpy(block, s.data(), 16);
+    std::memcpy(data_.get() + size_, block, 16);
+    size_ += s.size();
+  }
   /// put() with room made first if start() did not make enough.
   void add(std::string_view s) {
     if (capacity_ - size_ < s.size()) grow(size_ + s.size());
@@ -603,7 +615,17 @@ struct Run {
   std::string_view text;
   const select::Condition* condition;
   unsigned shown = kAllEditions;
+  /// Sixteen bytes from the text's start lie in the source it views (a page text's run
+  /// not at its very end): a short run is then copied as one block (TextBuffer::put16).
+  bool readable16 = false;
 };
+
+/// A run of a page text's node `n`, with whether sixteen bytes from its start can be read.
+[[gnu::always_inline]] inline Run text_run(const Document& doc, const Node& n, const select::Condition* c,
+                                           unsigned shown) {
+  const std::string_view source = doc.source(n.source);
+  return {{source.data() + n.span.begin, n.span.size()}, c, shown, source.size() - n.span.begin >= 16};
+}
 
 /// Everything a text walk over one cell (or template parameter) yields. One is reused
 /// for many cells (clear() keeps the capacity), so a rule costs no fresh vectors.
@@ -2302,7 +2324,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
           shown = shown_in(c);
           shown_known = true;
         }
-        out.runs.emplace_back(bytes_of(doc_, kn), &c, shown);
+        out.runs.push_back(text_run(doc_, kn, &c, shown));
         continue;
       }
       collect(k, c, out, skip_lists, depth + 1);
@@ -2310,7 +2332,7 @@ void PageExtractor::collect(NodeId id, const select::Condition& cond, Collected&
   };
   switch (n.kind) {
     case NodeKind::Text:
-      out.runs.emplace_back(bytes_of(doc_, n), &cond, shown_in(cond));
+      out.runs.push_back(text_run(doc_, n, &cond, shown_in(cond)));
       return;
     case NodeKind::Entity:
       out.add_owned(parse::decode_entity(doc_.text(n)), cond, shown_in(cond));
@@ -2463,11 +2485,14 @@ void PageExtractor::variants_into(const Run* begin, const Run* end, Variants& ou
   // reads a text in pieces exactly as in one). The cleaned text is never longer than
   // its pieces, so room for those is made once and the pieces are copied in place.
   auto reading = [&](select::Edition e, TextBuffer& text) {
-    text.start(total);
+    text.start(total + 16);  // room for put16's block past the last piece
     BasicCleaner<TextBuffer> c(text);
     const unsigned bit = edition_bit(e);
-    for (const Run& r : runs)
-      if (r.shown & bit) c.append(r.text);
+    for (const Run& r : runs) {
+      if (!(r.shown & bit)) continue;
+      if (r.readable16) text.put16(r.text);  // as c.append: the pieces are cleaned in finish()
+      else c.append(r.text);
+    }
     c.finish();
   };
   if (edition_blind(begin, end)) {
@@ -2678,7 +2703,7 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
   for (const Run& r : runs) room += r.text.size();
   auto& at = points_at_;
   auto gather = [&](select::Edition e, std::size_t reading) {
-    buffer.start(room);
+    buffer.start(room + 16);
     at.clear();
     const unsigned bit = edition_bit(e);
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -2688,7 +2713,8 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
         if (part != everywhere && part != reading && !layout.parts[part].always) continue;
       }
       at.emplace_back(buffer.size(), i);
-      buffer.put(runs[i].text);
+      if (runs[i].readable16) buffer.put16(runs[i].text);
+      else buffer.put(runs[i].text);
     }
     text = buffer.view();
   };
@@ -2696,9 +2722,12 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
     // Every edition reads what the first does: each expression found is one entry that
     // all editions share (an empty `editions`), as the general loop below would make it.
     // Gathered without gather()'s places of the runs, which only the general case reads.
-    buffer.start(room);
-    for (const Run& r : runs)
-      if (r.shown) buffer.put(r.text);
+    buffer.start(room + 16);
+    for (const Run& r : runs) {
+      if (!r.shown) continue;
+      if (r.readable16) buffer.put16(r.text);
+      else buffer.put(r.text);
+    }
     const auto [begin, end] = points_in(buffer.view());
     // A pointer into the memo is good here: nothing is added to it while `out` is filled.
     const Points* found = points_memo_.found.data() + begin;

@@ -332,11 +332,11 @@ TEST_CASE("page text: escapes, CR and UTF-8 read alike at every offset of the re
 }
 
 TEST_CASE("page text: runs of escapes, several in a block, read as pugixml reads them") {
-  // The reader decodes every escape of a sixteen-byte block from one mask, copying the
-  // bytes between two from the read position, and leaves the last 32 bytes to a plain
-  // loop: texts of random escapes, near-escapes, CR, tabs and UTF-8 sequences put
-  // escapes side by side, across block edges and in the last bytes, before and after
-  // the other stops of a block.
+  // The reader copies a text sixteen bytes a step up to each escape, decodes it, and
+  // goes on from the escape's end, leaving the last 24 bytes to a plain loop: texts of
+  // random escapes, near-escapes, CR, tabs and UTF-8 sequences put escapes side by
+  // side, across block edges and in the last bytes, before and after the other stops
+  // of a block.
   ScratchDir dir;
   const std::vector<std::string> pieces = {"&lt;", "&gt;", "&quot;", "&amp;", "&apos;", "&", "&l", "&qu", "&am",
                                            "&ap", "&lt", "\r", "\r\n", "\t", "\xC3\xA9", "\xE2\x80\x93",

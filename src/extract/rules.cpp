@@ -627,6 +627,13 @@ struct Run {
   return {{source.data() + n.span.begin, n.span.size()}, c, shown, source.size() - n.span.begin >= 16};
 }
 
+/// A run copied into a buffer started with sixteen bytes to spare: as one block when its
+/// bytes allow (put16), else byte-exact (put). The one place that reads readable16.
+inline void put_run(TextBuffer& buffer, const Run& r) {
+  if (r.readable16) buffer.put16(r.text);
+  else buffer.put(r.text);
+}
+
 /// Everything a text walk over one cell (or template parameter) yields. One is reused
 /// for many cells (clear() keeps the capacity), so a rule costs no fresh vectors.
 struct Collected {
@@ -2488,11 +2495,8 @@ void PageExtractor::variants_into(const Run* begin, const Run* end, Variants& ou
     text.start(total + 16);  // room for put16's block past the last piece
     BasicCleaner<TextBuffer> c(text);
     const unsigned bit = edition_bit(e);
-    for (const Run& r : runs) {
-      if (!(r.shown & bit)) continue;
-      if (r.readable16) text.put16(r.text);  // as c.append: the pieces are cleaned in finish()
-      else c.append(r.text);
-    }
+    for (const Run& r : runs)
+      if (r.shown & bit) put_run(text, r);  // as c.append: the pieces are cleaned in finish()
     c.finish();
   };
   if (edition_blind(begin, end)) {
@@ -2713,8 +2717,7 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
         if (part != everywhere && part != reading && !layout.parts[part].always) continue;
       }
       at.emplace_back(buffer.size(), i);
-      if (runs[i].readable16) buffer.put16(runs[i].text);
-      else buffer.put(runs[i].text);
+      put_run(buffer, runs[i]);
     }
     text = buffer.view();
   };
@@ -2723,11 +2726,8 @@ std::vector<PointsEntry> PageExtractor::points_of(const std::vector<Run>& runs, 
     // all editions share (an empty `editions`), as the general loop below would make it.
     // Gathered without gather()'s places of the runs, which only the general case reads.
     buffer.start(room + 16);
-    for (const Run& r : runs) {
-      if (!r.shown) continue;
-      if (r.readable16) buffer.put16(r.text);
-      else buffer.put(r.text);
-    }
+    for (const Run& r : runs)
+      if (r.shown) put_run(buffer, r);
     const auto [begin, end] = points_in(buffer.view());
     // A pointer into the memo is good here: nothing is added to it while `out` is filled.
     const Points* found = points_memo_.found.data() + begin;
